@@ -1,0 +1,794 @@
+"""Complots rules: a state machine over ComplotsState.
+
+A turn goes ACTION -> (REACT | BLOCK) -> (BLOCK_CHALLENGE) -> RESOLVE ->
+(EXCHANGE | EXAMINE_SHOW -> EXAMINE_DECIDE) -> END_TURN. Influence losses are
+queued in ``state.losses`` and always settled (the loser chooses) before the
+stage machine moves on, so "the challenge is resolved before the block".
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import ClassVar
+
+from games.base import (
+    Event,
+    Game,
+    InvalidOptions,
+    Prompt,
+    PromptKind,
+    Result,
+    Rng,
+    Seat,
+)
+
+from .cards import (
+    FORCED_COUP_COINS,
+    STEAL_AMOUNT,
+    ActionKind,
+    ActionRule,
+    BlockScope,
+    Character,
+    action_rule,
+    actions_of,
+    copies_per_character,
+    deck_characters,
+    exchange_draw_count,
+)
+from .models import (
+    CHOICE_ADAPTER,
+    Act,
+    ActionBlocked,
+    ActionDeclared,
+    ActionFizzled,
+    Block,
+    BlockClaim,
+    BlockDeclared,
+    CardDrawn,
+    CardsDealt,
+    CardShown,
+    Challenge,
+    Challenged,
+    ClaimFailed,
+    ClaimProved,
+    CoinsRefunded,
+    CoinsStolen,
+    CoinsTaken,
+    ComplotsChoice,
+    ComplotsOptions,
+    ComplotsState,
+    ComplotsView,
+    ExamineStarted,
+    ExamineVerdict,
+    ExchangeDone,
+    ExchangeOffered,
+    ExchangeStarted,
+    GameWon,
+    HandChanged,
+    Influence,
+    InfluenceLost,
+    Keep,
+    LossReason,
+    Pass,
+    Passed,
+    PendingAction,
+    PendingLoss,
+    PendingView,
+    Pick,
+    PickMade,
+    PlayerEliminated,
+    PlayerRemoved,
+    PlayerState,
+    PlayerView,
+    Reveal,
+    Show,
+    Stage,
+    TurnStarted,
+    Verdict,
+)
+
+ComplotsPrompt = Prompt[ComplotsChoice]
+
+_WINDOW_STAGES = (Stage.REACT, Stage.BLOCK, Stage.BLOCK_CHALLENGE)
+
+
+class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView]):
+    name: ClassVar[str] = "complots"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    options_model = ComplotsOptions
+    state_model = ComplotsState
+    choice_adapter = CHOICE_ADAPTER
+
+    # --- setup ---------------------------------------------------------------
+
+    def setup(self, players: int, options: ComplotsOptions, seed: int) -> ComplotsState:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"Complots needs {self.min_players} to {self.max_players} players, not {players}."
+            )
+        if options.first_player is not None and not 0 <= options.first_player < players:
+            raise InvalidOptions(f"There is no seat {options.first_player} to start.")
+        rng = Rng.from_seed(seed)
+        first = options.first_player if options.first_player is not None else rng.below(players)
+        if players == 2:
+            return self._setup_two_players(options, rng, first)
+        characters = deck_characters(options.variant)
+        deck = [c for c in characters for _ in range(copies_per_character(players))]
+        rng.shuffle(deck)
+        seats = [
+            PlayerState(coins=2, cards=[Influence(character=deck.pop()) for _ in range(2)])
+            for _ in range(players)
+        ]
+        return ComplotsState(
+            seats=players,
+            rng=rng,
+            options=options,
+            players=seats,
+            court=deck,
+            deck_size=len(characters) * copies_per_character(players),
+            stage=Stage.ACTION,
+            turn=first,
+        )
+
+    def _setup_two_players(
+        self, options: ComplotsOptions, rng: Rng, first: Seat
+    ) -> ComplotsState:
+        """Three packets of the five characters: one per player to pick from, one
+        shuffled third packet dealt (one each) once both have picked, rest = Court."""
+        characters = list(deck_characters(options.variant))
+        third = list(characters)
+        rng.shuffle(third)
+        seats = [
+            PlayerState(coins=1 if seat == first else 2, packet=list(characters))
+            for seat in range(2)
+        ]
+        return ComplotsState(
+            seats=2,
+            rng=rng,
+            options=options,
+            players=seats,
+            court=[],
+            deck_size=3 * len(characters),
+            stage=Stage.PICK,
+            turn=first,
+            third_packet=third,
+        )
+
+    # --- prompts -------------------------------------------------------------
+
+    def prompts(self, state: ComplotsState) -> list[ComplotsPrompt]:
+        if state.stage is Stage.OVER:
+            return []
+        window = f"{state.turn_number}.{state.moment}"
+        if state.losses:
+            return [self._loss_prompt(state, state.losses[0].seat, window)]
+        if state.stage is Stage.PICK:
+            return self._pick_prompts(state, window)
+        if state.stage is Stage.ACTION:
+            return [self._turn_prompt(state, window)]
+        if state.stage in _WINDOW_STAGES:
+            return self._window_prompts(state, window)
+        pending = state.pending
+        assert pending is not None
+        if state.stage is Stage.EXCHANGE:
+            return [self._exchange_prompt(state, pending, window)]
+        if state.stage is Stage.EXAMINE_SHOW:
+            assert pending.target is not None
+            return [self._card_prompt(state, pending.target, window, Show)]
+        if state.stage is Stage.EXAMINE_DECIDE:
+            choices = (Verdict(redraw=False), Verdict(redraw=True))
+            return [self._prompt(pending.actor, PromptKind.CHOICE, window, choices, choices[0])]
+        return []
+
+    @staticmethod
+    def _prompt(
+        seat: Seat,
+        kind: PromptKind,
+        window: str,
+        choices: tuple[ComplotsChoice, ...],
+        default: ComplotsChoice,
+    ) -> ComplotsPrompt:
+        return ComplotsPrompt(
+            player=seat, kind=kind, window=window, choices=choices, default=default
+        )
+
+    def _pick_prompts(self, state: ComplotsState, window: str) -> list[ComplotsPrompt]:
+        prompts = []
+        for seat, player in enumerate(state.players):
+            if not player.packet:
+                continue
+            choices = tuple(Pick(character=c) for c in player.packet)
+            default = choices[self._peek(state, seat, len(choices))]
+            prompts.append(self._prompt(seat, PromptKind.CHOICE, window, choices, default))
+        return prompts
+
+    def legal_actions(self, state: ComplotsState, seat: Seat) -> tuple[Act, ...]:
+        """The actions ``seat`` may take now: only the coup with 10+ coins."""
+        player = state.players[seat]
+        targets = [s for s in self.living(state) if s != seat]
+        variant = state.options.variant
+        kinds = actions_of(variant)
+        if player.coins >= FORCED_COUP_COINS:
+            kinds = (ActionKind.COUP,)
+        acts: list[Act] = []
+        for kind in kinds:
+            rule = action_rule(kind, variant)
+            if player.coins < rule.cost:
+                continue
+            if rule.targeted:
+                acts.extend(Act(action=kind, target=t) for t in targets)
+            else:
+                acts.append(Act(action=kind))
+        return tuple(acts)
+
+    def _turn_prompt(self, state: ComplotsState, window: str) -> ComplotsPrompt:
+        choices = self.legal_actions(state, state.turn)
+        if state.players[state.turn].coins >= FORCED_COUP_COINS:
+            default: Act = choices[self._peek(state, state.turn, len(choices))]
+        else:
+            default = Act(action=ActionKind.INCOME)
+        return self._prompt(state.turn, PromptKind.TURN, window, choices, default)
+
+    def _loss_prompt(self, state: ComplotsState, seat: Seat, window: str) -> ComplotsPrompt:
+        return self._card_prompt(state, seat, window, Reveal)
+
+    def _card_prompt(
+        self, state: ComplotsState, seat: Seat, window: str, kind: type[Reveal] | type[Show]
+    ) -> ComplotsPrompt:
+        """Choose one of one's face-down cards; on timeout a random one (RULING)."""
+        slots = state.players[seat].hidden_slots()
+        choices = tuple(kind(slot=slot) for slot in slots)
+        default = choices[self._peek(state, seat, len(choices))]
+        return self._prompt(seat, PromptKind.CHOICE, window, choices, default)
+
+    def _exchange_prompt(
+        self, state: ComplotsState, pending: PendingAction, window: str
+    ) -> ComplotsPrompt:
+        """Keep as many cards as one has influence; on timeout keep one's own (RULING)."""
+        own = state.players[pending.actor].hidden()
+        pool = own + pending.drawn
+        options = sorted({tuple(sorted(combo)) for combo in combinations(pool, len(own))})
+        choices = tuple(Keep(cards=combo) for combo in options)
+        return self._prompt(
+            pending.actor,
+            PromptKind.CHOICE,
+            window,
+            choices,
+            Keep(cards=tuple(sorted(own))),
+        )
+
+    def _window_prompts(self, state: ComplotsState, window: str) -> list[ComplotsPrompt]:
+        return [
+            self._prompt(seat, PromptKind.REACTION, window, choices, Pass())
+            for seat, choices in self._window_choices(state).items()
+        ]
+
+    def _window_choices(self, state: ComplotsState) -> dict[Seat, tuple[ComplotsChoice, ...]]:
+        """Each still-undecided eligible player's answers in the open reaction window."""
+        pending = state.pending
+        assert pending is not None
+        rule = self._rule(state, pending)
+        challengers: set[Seat] = set()
+        blockers: set[Seat] = set()
+        if state.stage is Stage.REACT:
+            if rule.claim is not None:
+                challengers = self._others(state, pending.actor)
+            blockers = self._blockers(state, pending, rule)
+        elif state.stage is Stage.BLOCK:
+            blockers = self._blockers(state, pending, rule)
+        elif state.stage is Stage.BLOCK_CHALLENGE:
+            assert pending.block is not None
+            challengers = self._others(state, pending.block.blocker)
+        blocks = tuple(
+            Block(character=c) for c in rule.blocking_characters(state.options.variant)
+        )
+        answers: dict[Seat, tuple[ComplotsChoice, ...]] = {}
+        for seat in sorted(challengers | blockers):
+            if seat in state.passed:
+                continue
+            choices: list[ComplotsChoice] = []
+            if seat in challengers:
+                choices.append(Challenge())
+            if seat in blockers:
+                choices.extend(blocks)
+            choices.append(Pass())
+            answers[seat] = tuple(choices)
+        return answers
+
+    def _blockers(self, state: ComplotsState, pending: PendingAction, rule: ActionRule) -> set[Seat]:
+        if rule.block_scope is BlockScope.ANYONE:
+            return self._others(state, pending.actor)
+        if rule.block_scope is BlockScope.TARGET and pending.target is not None:
+            return {pending.target} if state.players[pending.target].alive else set()
+        return set()
+
+    def _others(self, state: ComplotsState, seat: Seat) -> set[Seat]:
+        return {s for s in self.living(state) if s != seat}
+
+    @staticmethod
+    def _peek(state: ComplotsState, seat: Seat, n: int) -> int:
+        """A deterministic random index for a timeout default, without drawing from
+        the game's RNG (prompts must not change the state)."""
+        probe = Rng.from_seed(state.rng.state ^ (state.step * 0x9E3779B1 + seat + 1))
+        return probe.below(n)
+
+    # --- transitions -----------------------------------------------------------
+
+    def _transition(
+        self, state: ComplotsState, seat: Seat, choice: ComplotsChoice
+    ) -> list[Event]:
+        events: list[Event] = []
+        before = self._moment_key(state)
+        if isinstance(choice, Reveal):
+            self._settle_loss(state, seat, choice.slot, events)
+        elif isinstance(choice, Pick):
+            self._pick(state, seat, choice, events)
+        elif isinstance(choice, Act):
+            self._declare(state, choice, events)
+        elif isinstance(choice, Challenge):
+            self._challenge(state, seat, events)
+        elif isinstance(choice, Block):
+            self._block(state, seat, choice, events)
+        elif isinstance(choice, Pass):
+            state.passed.append(seat)
+            events.append(Passed(seat=seat))
+        elif isinstance(choice, Keep):
+            self._keep(state, choice, events)
+        elif isinstance(choice, Show):
+            self._show(state, choice.slot, events)
+        elif isinstance(choice, Verdict):
+            self._verdict(state, choice, events)
+        self._advance(state, events)
+        if not isinstance(choice, Pass) or self._moment_key(state) != before:
+            state.moment += 1
+        return events
+
+    @staticmethod
+    def _moment_key(state: ComplotsState) -> tuple[object, ...]:
+        head = state.losses[0] if state.losses else None
+        return (state.stage, state.turn_number, head)
+
+    def _pick(self, state: ComplotsState, seat: Seat, choice: Pick, events: list[Event]) -> None:
+        player = state.players[seat]
+        player.cards = [Influence(character=choice.character)]
+        player.packet.remove(choice.character)
+        player.set_aside = player.packet
+        player.packet = []
+        events.append(PickMade(seat=seat))
+        if any(p.packet for p in state.players):
+            return
+        for seat_index, each in enumerate(state.players):
+            each.cards.append(Influence(character=state.third_packet.pop()))
+            hidden = tuple(each.hidden())
+            events.append(CardsDealt(audience=(seat_index,), seat=seat_index, hidden=hidden))
+        state.court = state.third_packet
+        state.third_packet = []
+        state.stage = Stage.ACTION
+
+    def _declare(self, state: ComplotsState, act: Act, events: list[Event]) -> None:
+        actor = state.turn
+        rule = action_rule(act.action, state.options.variant)
+        state.players[actor].coins -= rule.cost
+        state.pending = PendingAction(
+            actor=actor, action=act.action, target=act.target, claim=rule.claim, paid=rule.cost
+        )
+        events.append(
+            ActionDeclared(
+                actor=actor, action=act.action, target=act.target, claim=rule.claim, paid=rule.cost
+            )
+        )
+        state.passed = []
+        if rule.claim is not None:
+            state.stage = Stage.REACT
+        elif rule.block_scope is not BlockScope.NOBODY:
+            state.stage = Stage.BLOCK
+        else:
+            state.stage = Stage.RESOLVE
+
+    def _challenge(self, state: ComplotsState, challenger: Seat, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None
+        state.passed = []
+        if state.stage is Stage.REACT:
+            assert pending.claim is not None
+            truthful = self._resolve_challenge(
+                state, challenger, pending.actor, pending.claim, events
+            )
+            if truthful:
+                rule = self._rule(state, pending)
+                state.stage = Stage.BLOCK if rule.block_scope is not BlockScope.NOBODY else (
+                    Stage.RESOLVE
+                )
+            else:
+                self._refund(state, pending, events)
+                state.stage = Stage.END_TURN
+        else:
+            block = pending.block
+            assert block is not None
+            truthful = self._resolve_challenge(
+                state, challenger, block.blocker, block.character, events
+            )
+            if truthful:
+                self._blocked(pending, block, events)
+                state.stage = Stage.END_TURN
+            else:
+                # RULING: an exposed block lets the action resolve (no new block window).
+                state.stage = Stage.RESOLVE
+
+    def _resolve_challenge(
+        self,
+        state: ComplotsState,
+        challenger: Seat,
+        claimant: Seat,
+        character: Character,
+        events: list[Event],
+    ) -> bool:
+        """Settle a challenge; True if the claimant had the character."""
+        events.append(Challenged(challenger=challenger, claimant=claimant, character=character))
+        player = state.players[claimant]
+        slot = next(
+            (i for i in player.hidden_slots() if player.cards[i].character is character), None
+        )
+        if slot is None:
+            events.append(ClaimFailed(claimant=claimant, character=character))
+            state.losses.append(PendingLoss(seat=claimant, reason=LossReason.BLUFF_EXPOSED))
+            return False
+        events.append(ClaimProved(claimant=claimant, character=character))
+        self._replace_card(state, claimant, slot, events)
+        state.losses.append(PendingLoss(seat=challenger, reason=LossReason.CHALLENGE_LOST))
+        return True
+
+    def _replace_card(
+        self, state: ComplotsState, seat: Seat, slot: int, events: list[Event]
+    ) -> None:
+        """Shuffle the card in ``slot`` into the Court and draw a replacement."""
+        card = state.players[seat].cards[slot]
+        state.court.append(card.character)
+        state.rng.shuffle(state.court)
+        card.character = state.court.pop()
+        events.append(CardDrawn(audience=(seat,), seat=seat, character=card.character))
+
+    def _refund(self, state: ComplotsState, pending: PendingAction, events: list[Event]) -> None:
+        """An exposed Assassin's 3 coins are not spent."""
+        if pending.paid and state.players[pending.actor].alive:
+            state.players[pending.actor].coins += pending.paid
+            events.append(CoinsRefunded(seat=pending.actor, amount=pending.paid))
+        pending.paid = 0
+
+    def _block(self, state: ComplotsState, seat: Seat, choice: Block, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None
+        pending.block = BlockClaim(blocker=seat, character=choice.character)
+        events.append(BlockDeclared(blocker=seat, character=choice.character))
+        state.passed = []
+        state.stage = Stage.BLOCK_CHALLENGE
+
+    @staticmethod
+    def _blocked(pending: PendingAction, block: BlockClaim, events: list[Event]) -> None:
+        events.append(
+            ActionBlocked(actor=pending.actor, blocker=block.blocker, character=block.character)
+        )
+
+    def _settle_loss(
+        self, state: ComplotsState, seat: Seat, slot: int, events: list[Event]
+    ) -> None:
+        loss = state.losses.pop(0)
+        self._lose(state, seat, slot, loss.reason, events)
+
+    def _lose(
+        self,
+        state: ComplotsState,
+        seat: Seat,
+        slot: int,
+        reason: LossReason,
+        events: list[Event],
+    ) -> None:
+        player = state.players[seat]
+        card = player.cards[slot]
+        card.revealed = True
+        events.append(InfluenceLost(seat=seat, character=card.character, reason=reason))
+        if not player.alive:
+            self._eliminate(state, seat, events)
+
+    @staticmethod
+    def _eliminate(state: ComplotsState, seat: Seat, events: list[Event]) -> None:
+        player = state.players[seat]
+        events.append(PlayerEliminated(seat=seat, coins_returned=player.coins))
+        player.coins = 0
+
+    def _keep(self, state: ComplotsState, choice: Keep, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None
+        player = state.players[pending.actor]
+        pool = player.hidden() + pending.drawn
+        for character in choice.cards:
+            pool.remove(character)
+        for slot, character in zip(player.hidden_slots(), choice.cards, strict=True):
+            player.cards[slot].character = character
+        state.court.extend(pool)
+        state.rng.shuffle(state.court)
+        pending.drawn = []
+        events.append(ExchangeDone(actor=pending.actor, returned=len(pool)))
+        events.append(
+            HandChanged(audience=(pending.actor,), seat=pending.actor, hidden=choice.cards)
+        )
+        state.stage = Stage.END_TURN
+
+    def _show(self, state: ComplotsState, slot: int, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None and pending.target is not None
+        pending.shown_slot = slot
+        character = state.players[pending.target].cards[slot].character
+        events.append(
+            CardShown(
+                audience=(pending.actor, pending.target),
+                inquisitor=pending.actor,
+                target=pending.target,
+                character=character,
+            )
+        )
+        state.stage = Stage.EXAMINE_DECIDE
+
+    def _verdict(self, state: ComplotsState, choice: Verdict, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None and pending.target is not None
+        assert pending.shown_slot is not None
+        events.append(
+            ExamineVerdict(inquisitor=pending.actor, target=pending.target, redraw=choice.redraw)
+        )
+        if choice.redraw:
+            self._replace_card(state, pending.target, pending.shown_slot, events)
+        pending.shown_slot = None
+        state.stage = Stage.END_TURN
+
+    # --- the stage machine -------------------------------------------------------
+
+    def _advance(self, state: ComplotsState, events: list[Event]) -> None:
+        """Move on until someone must decide (or the game is over)."""
+        while True:
+            if self._check_winner(state, events):
+                return
+            if state.losses:
+                if self._auto_settle_loss(state, events):
+                    continue
+                return
+            stage = state.stage
+            if stage in _WINDOW_STAGES:
+                if self._window_choices(state):
+                    return
+                self._close_window(state, events)
+            elif stage is Stage.RESOLVE:
+                self._resolve(state, events)
+            elif stage is Stage.EXAMINE_SHOW:
+                if not self._auto_show(state, events):
+                    return
+            elif stage is Stage.END_TURN:
+                self._next_turn(state, events)
+                return
+            else:
+                return
+
+    def _auto_settle_loss(self, state: ComplotsState, events: list[Event]) -> bool:
+        """Settle the head loss when there is nothing to choose; False if it needs a choice."""
+        loss = state.losses[0]
+        slots = state.players[loss.seat].hidden_slots()
+        if len(slots) > 1:
+            return False
+        state.losses.pop(0)
+        if slots:
+            self._lose(state, loss.seat, slots[0], loss.reason, events)
+        return True
+
+    def _close_window(self, state: ComplotsState, events: list[Event]) -> None:
+        """Everyone eligible passed (or left): the claim or block stands."""
+        pending = state.pending
+        assert pending is not None
+        state.passed = []
+        if state.stage is Stage.BLOCK_CHALLENGE:
+            block = pending.block
+            assert block is not None
+            if state.players[block.blocker].alive:
+                self._blocked(pending, block, events)
+                state.stage = Stage.END_TURN
+            else:
+                state.stage = Stage.RESOLVE  # the blocker was removed from the game
+        else:
+            state.stage = Stage.RESOLVE
+
+    def _resolve(self, state: ComplotsState, events: list[Event]) -> None:
+        pending = state.pending
+        assert pending is not None
+        actor = state.players[pending.actor]
+        state.stage = Stage.END_TURN
+        if not actor.alive:
+            return
+        target = state.players[pending.target] if pending.target is not None else None
+        if target is not None and not target.alive:
+            events.append(ActionFizzled(actor=pending.actor, action=pending.action))
+            return
+        kind = pending.action
+        if kind in (ActionKind.INCOME, ActionKind.FOREIGN_AID, ActionKind.TAX):
+            gain = {ActionKind.INCOME: 1, ActionKind.FOREIGN_AID: 2, ActionKind.TAX: 3}[kind]
+            actor.coins += gain
+            events.append(CoinsTaken(seat=pending.actor, amount=gain, action=kind))
+        elif kind in (ActionKind.COUP, ActionKind.ASSASSINATE):
+            assert pending.target is not None
+            reason = LossReason.COUP if kind is ActionKind.COUP else LossReason.ASSASSINATED
+            state.losses.append(PendingLoss(seat=pending.target, reason=reason))
+        elif kind is ActionKind.STEAL:
+            assert target is not None and pending.target is not None
+            amount = min(STEAL_AMOUNT, target.coins)
+            target.coins -= amount
+            actor.coins += amount
+            events.append(CoinsStolen(thief=pending.actor, victim=pending.target, amount=amount))
+        elif kind is ActionKind.EXCHANGE:
+            self._start_exchange(state, pending, events)
+        elif kind is ActionKind.EXAMINE:
+            assert pending.target is not None
+            events.append(ExamineStarted(inquisitor=pending.actor, target=pending.target))
+            state.stage = Stage.EXAMINE_SHOW
+
+    def _start_exchange(
+        self, state: ComplotsState, pending: PendingAction, events: list[Event]
+    ) -> None:
+        count = min(exchange_draw_count(state.options.variant), len(state.court))
+        pending.drawn = [state.court.pop() for _ in range(count)]
+        events.append(ExchangeStarted(actor=pending.actor, drawn=count))
+        events.append(
+            ExchangeOffered(audience=(pending.actor,), actor=pending.actor, drawn=tuple(pending.drawn))
+        )
+        state.stage = Stage.EXCHANGE
+
+    def _auto_show(self, state: ComplotsState, events: list[Event]) -> bool:
+        """A target with one face-down card has nothing to choose."""
+        pending = state.pending
+        assert pending is not None and pending.target is not None
+        slots = state.players[pending.target].hidden_slots()
+        if not slots:
+            state.stage = Stage.END_TURN
+            return True
+        if len(slots) == 1:
+            self._show(state, slots[0], events)
+            return True
+        return False
+
+    def _next_turn(self, state: ComplotsState, events: list[Event]) -> None:
+        state.pending = None
+        state.passed = []
+        state.turn = self._next_living(state, state.turn)
+        state.turn_number += 1
+        state.stage = Stage.ACTION
+        events.append(TurnStarted(seat=state.turn, turn_number=state.turn_number))
+
+    def _next_living(self, state: ComplotsState, seat: Seat) -> Seat:
+        for step in range(1, state.seats + 1):
+            candidate = (seat + step) % state.seats
+            if state.players[candidate].alive:
+                return candidate
+        return seat
+
+    def _check_winner(self, state: ComplotsState, events: list[Event]) -> bool:
+        if state.stage is Stage.PICK:
+            return False
+        living = self.living(state)
+        if len(living) != 1:
+            return False
+        state.winner = living[0]
+        state.stage = Stage.OVER
+        state.losses = []
+        state.passed = []
+        if state.pending is not None and state.pending.drawn:
+            state.court.extend(state.pending.drawn)
+            state.pending.drawn = []
+        events.append(GameWon(winner=living[0]))
+        return True
+
+    # --- forfeit (a moderator removes a player) ----------------------------------
+
+    def _forfeit(self, state: ComplotsState, seat: Seat) -> list[Event]:
+        """The seat's face-down cards are revealed as lost; play goes on without it."""
+        events: list[Event] = [PlayerRemoved(seat=seat)]
+        if state.stage is Stage.PICK:
+            self._finish_deal_for_removal(state)
+        for slot in state.players[seat].hidden_slots():
+            self._lose(state, seat, slot, LossReason.REMOVED, events)
+        state.losses = [loss for loss in state.losses if loss.seat != seat]
+        state.passed = [s for s in state.passed if s != seat]
+        pending = state.pending
+        if pending is not None and pending.actor == seat:
+            state.court.extend(pending.drawn)
+            pending.drawn = []
+            state.stage = Stage.END_TURN
+        elif state.stage is Stage.ACTION and state.turn == seat:
+            state.stage = Stage.END_TURN
+        self._advance(state, events)
+        state.moment += 1
+        return events
+
+    def _finish_deal_for_removal(self, state: ComplotsState) -> None:
+        """A removal during the two-player deal: finish the deal with each pending
+        pick's timeout default, so the game can end with the other player winning."""
+        for prompt in self._pick_prompts(state, ""):
+            assert isinstance(prompt.default, Pick)
+            self._pick(state, prompt.player, prompt.default, [])
+
+    # --- views and result ----------------------------------------------------------
+
+    def view(self, state: ComplotsState, seat: Seat | None) -> ComplotsView:
+        pending = state.pending
+        prompts = self.prompts(state)
+        own_prompt = next((p for p in prompts if p.player == seat), None)
+        view = ComplotsView(
+            viewer=seat,
+            variant=state.options.variant,
+            stage=state.stage,
+            turn=state.turn,
+            turn_number=state.turn_number,
+            players=[self._player_view(state, s, seat) for s in range(state.seats)],
+            court_size=len(state.court),
+            pending=None
+            if pending is None
+            else PendingView(
+                actor=pending.actor,
+                action=pending.action,
+                target=pending.target,
+                claim=pending.claim,
+                paid=pending.paid,
+                block=pending.block,
+            ),
+            passed=list(state.passed),
+            awaiting=[p.player for p in prompts],
+            losing=state.losses[0].seat if state.losses else None,
+            winner=state.winner,
+            prompt=own_prompt,
+        )
+        if seat is None:
+            return view
+        me = state.players[seat]
+        if pending is not None and pending.actor == seat and state.stage is Stage.EXCHANGE:
+            view.exchange_pool = me.hidden() + pending.drawn
+        if (
+            pending is not None
+            and pending.actor == seat
+            and state.stage is Stage.EXAMINE_DECIDE
+            and pending.target is not None
+            and pending.shown_slot is not None
+        ):
+            view.examined = state.players[pending.target].cards[pending.shown_slot].character
+        if me.packet:
+            view.packet = list(me.packet)
+        if me.set_aside:
+            view.set_aside = list(me.set_aside)
+        return view
+
+    @staticmethod
+    def _player_view(state: ComplotsState, seat: Seat, viewer: Seat | None) -> PlayerView:
+        player = state.players[seat]
+        hidden = player.hidden()
+        return PlayerView(
+            seat=seat,
+            coins=player.coins,
+            alive=player.alive or state.stage is Stage.PICK,
+            revealed=player.revealed(),
+            hidden_count=len(hidden),
+            hidden=hidden if seat == viewer else None,
+        )
+
+    def result(self, state: ComplotsState) -> Result | None:
+        if state.winner is None:
+            return None
+        return Result(winners=(state.winner,))
+
+    # --- helpers -------------------------------------------------------------------
+
+    @staticmethod
+    def living(state: ComplotsState) -> list[Seat]:
+        return [seat for seat, player in enumerate(state.players) if player.alive]
+
+    @staticmethod
+    def _rule(state: ComplotsState, pending: PendingAction) -> ActionRule:
+        return action_rule(pending.action, state.options.variant)
+
+
+GAME = Complots()
