@@ -147,7 +147,9 @@ class IllegalChoice(Exception):
     code: ClassVar[str] = "illegal"
 
     def __init__(self, seat: Seat | None, detail: str = "") -> None:
-        super().__init__(f"{self.code}: seat {seat}: {detail}" if detail else f"{self.code}: {seat}")
+        super().__init__(
+            f"{self.code}: seat {seat}: {detail}" if detail else f"{self.code}: {seat}"
+        )
         self.seat = seat
         self.detail = detail
 
@@ -178,6 +180,7 @@ StateT = TypeVar("StateT", bound=GameState)
 def copy_state(state: StateT) -> StateT:
     """An independent copy; a dump/validate round trip is ~4x faster than deepcopy."""
     return type(state).model_validate(state.model_dump())
+
 
 OptionsT = TypeVar("OptionsT", bound=Model)
 ViewT = TypeVar("ViewT", bound=Model)

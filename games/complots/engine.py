@@ -90,6 +90,7 @@ from .models import (
 ComplotsPrompt = Prompt[ComplotsChoice]
 
 _WINDOW_STAGES = (Stage.REACT, Stage.BLOCK, Stage.BLOCK_CHALLENGE)
+_EXAMINE_STAGES = (Stage.EXAMINE_SHOW, Stage.EXAMINE_DECIDE)
 
 
 class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView]):
@@ -131,9 +132,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             turn=first,
         )
 
-    def _setup_two_players(
-        self, options: ComplotsOptions, rng: Rng, first: Seat
-    ) -> ComplotsState:
+    def _setup_two_players(self, options: ComplotsOptions, rng: Rng, first: Seat) -> ComplotsState:
         """Three packets of the five characters: one per player to pick from, one
         shuffled third packet dealt (one each) once both have picked, rest = Court."""
         characters = list(deck_characters(options.variant))
@@ -158,28 +157,57 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     # --- prompts -------------------------------------------------------------
 
     def prompts(self, state: ComplotsState) -> list[ComplotsPrompt]:
-        if state.stage is Stage.OVER:
+        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
+
+    def prompt_for(self, state: ComplotsState, seat: Seat) -> ComplotsPrompt | None:
+        if seat not in self.awaiting(state):
+            return None
+        return self._prompt_of(state, seat)
+
+    def awaiting(self, state: ComplotsState) -> list[Seat]:
+        """Who is being asked something now, in seat order (cheap: no choices built)."""
+        stage = state.stage
+        if stage is Stage.OVER:
             return []
-        window = f"{state.turn_number}.{state.moment}"
         if state.losses:
-            return [self._loss_prompt(state, state.losses[0].seat, window)]
-        if state.stage is Stage.PICK:
-            return self._pick_prompts(state, window)
-        if state.stage is Stage.ACTION:
-            return [self._turn_prompt(state, window)]
-        if state.stage in _WINDOW_STAGES:
-            return self._window_prompts(state, window)
+            return [state.losses[0].seat]
+        if stage is Stage.PICK:
+            return [seat for seat, player in enumerate(state.players) if player.packet]
+        if stage is Stage.ACTION:
+            return [state.turn]
+        if stage in _WINDOW_STAGES:
+            challengers, blockers = self._window_roles(state)
+            return sorted((challengers | blockers) - set(state.passed))
         pending = state.pending
         assert pending is not None
-        if state.stage is Stage.EXCHANGE:
-            return [self._exchange_prompt(state, pending, window)]
-        if state.stage is Stage.EXAMINE_SHOW:
+        if stage is Stage.EXAMINE_SHOW:
             assert pending.target is not None
-            return [self._card_prompt(state, pending.target, window, Show)]
-        if state.stage is Stage.EXAMINE_DECIDE:
-            choices = (Verdict(redraw=False), Verdict(redraw=True))
-            return [self._prompt(pending.actor, PromptKind.CHOICE, window, choices, choices[0])]
+            return [pending.target]
+        if stage in (Stage.EXCHANGE, Stage.EXAMINE_DECIDE):
+            return [pending.actor]
         return []
+
+    def _prompt_of(self, state: ComplotsState, seat: Seat) -> ComplotsPrompt:
+        """The prompt of a seat known to be awaited."""
+        window = f"{state.turn_number}.{state.moment}"
+        stage = state.stage
+        if state.losses:
+            return self._card_prompt(state, seat, window, Reveal)
+        if stage is Stage.PICK:
+            return self._pick_prompt(state, seat, window)
+        if stage is Stage.ACTION:
+            return self._turn_prompt(state, window)
+        if stage in _WINDOW_STAGES:
+            choices = self._window_answers(state, seat)
+            return self._prompt(seat, PromptKind.REACTION, window, choices, Pass())
+        pending = state.pending
+        assert pending is not None
+        if stage is Stage.EXCHANGE:
+            return self._exchange_prompt(state, pending, window)
+        if stage is Stage.EXAMINE_SHOW:
+            return self._card_prompt(state, seat, window, Show)
+        choices = (Verdict(redraw=False), Verdict(redraw=True))
+        return self._prompt(seat, PromptKind.CHOICE, window, choices, choices[0])
 
     @staticmethod
     def _prompt(
@@ -193,15 +221,10 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             player=seat, kind=kind, window=window, choices=choices, default=default
         )
 
-    def _pick_prompts(self, state: ComplotsState, window: str) -> list[ComplotsPrompt]:
-        prompts = []
-        for seat, player in enumerate(state.players):
-            if not player.packet:
-                continue
-            choices = tuple(Pick(character=c) for c in player.packet)
-            default = choices[self._peek(state, seat, len(choices))]
-            prompts.append(self._prompt(seat, PromptKind.CHOICE, window, choices, default))
-        return prompts
+    def _pick_prompt(self, state: ComplotsState, seat: Seat, window: str) -> ComplotsPrompt:
+        choices = tuple(Pick(character=c) for c in state.players[seat].packet)
+        default = choices[self._peek(state, seat, len(choices))]
+        return self._prompt(seat, PromptKind.CHOICE, window, choices, default)
 
     def legal_actions(self, state: ComplotsState, seat: Seat) -> tuple[Act, ...]:
         """The actions ``seat`` may take now: only the coup with 10+ coins."""
@@ -223,15 +246,13 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         return tuple(acts)
 
     def _turn_prompt(self, state: ComplotsState, window: str) -> ComplotsPrompt:
+        """On timeout: Income, or with 10+ coins a coup on a random target (RULING)."""
         choices = self.legal_actions(state, state.turn)
         if state.players[state.turn].coins >= FORCED_COUP_COINS:
             default: Act = choices[self._peek(state, state.turn, len(choices))]
         else:
             default = Act(action=ActionKind.INCOME)
         return self._prompt(state.turn, PromptKind.TURN, window, choices, default)
-
-    def _loss_prompt(self, state: ComplotsState, seat: Seat, window: str) -> ComplotsPrompt:
-        return self._card_prompt(state, seat, window, Reveal)
 
     def _card_prompt(
         self, state: ComplotsState, seat: Seat, window: str, kind: type[Reveal] | type[Show]
@@ -258,45 +279,37 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             Keep(cards=tuple(sorted(own))),
         )
 
-    def _window_prompts(self, state: ComplotsState, window: str) -> list[ComplotsPrompt]:
-        return [
-            self._prompt(seat, PromptKind.REACTION, window, choices, Pass())
-            for seat, choices in self._window_choices(state).items()
-        ]
-
-    def _window_choices(self, state: ComplotsState) -> dict[Seat, tuple[ComplotsChoice, ...]]:
-        """Each still-undecided eligible player's answers in the open reaction window."""
+    def _window_roles(self, state: ComplotsState) -> tuple[set[Seat], set[Seat]]:
+        """Who may challenge and who may block in the open reaction window."""
         pending = state.pending
         assert pending is not None
         rule = self._rule(state, pending)
-        challengers: set[Seat] = set()
-        blockers: set[Seat] = set()
-        if state.stage is Stage.REACT:
-            if rule.claim is not None:
-                challengers = self._others(state, pending.actor)
-            blockers = self._blockers(state, pending, rule)
-        elif state.stage is Stage.BLOCK:
-            blockers = self._blockers(state, pending, rule)
-        elif state.stage is Stage.BLOCK_CHALLENGE:
+        if state.stage is Stage.BLOCK_CHALLENGE:
             assert pending.block is not None
-            challengers = self._others(state, pending.block.blocker)
-        blocks = tuple(
-            Block(character=c) for c in rule.blocking_characters(state.options.variant)
-        )
-        answers: dict[Seat, tuple[ComplotsChoice, ...]] = {}
-        for seat in sorted(challengers | blockers):
-            if seat in state.passed:
-                continue
-            choices: list[ComplotsChoice] = []
-            if seat in challengers:
-                choices.append(Challenge())
-            if seat in blockers:
-                choices.extend(blocks)
-            choices.append(Pass())
-            answers[seat] = tuple(choices)
-        return answers
+            return self._others(state, pending.block.blocker), set()
+        blockers = self._blockers(state, pending, rule)
+        if state.stage is Stage.REACT and rule.claim is not None:
+            return self._others(state, pending.actor), blockers
+        return set(), blockers
 
-    def _blockers(self, state: ComplotsState, pending: PendingAction, rule: ActionRule) -> set[Seat]:
+    def _window_answers(self, state: ComplotsState, seat: Seat) -> tuple[ComplotsChoice, ...]:
+        pending = state.pending
+        assert pending is not None
+        challengers, blockers = self._window_roles(state)
+        choices: list[ComplotsChoice] = []
+        if seat in challengers:
+            choices.append(Challenge())
+        if seat in blockers:
+            rule = self._rule(state, pending)
+            choices.extend(
+                Block(character=c) for c in rule.blocking_characters(state.options.variant)
+            )
+        choices.append(Pass())
+        return tuple(choices)
+
+    def _blockers(
+        self, state: ComplotsState, pending: PendingAction, rule: ActionRule
+    ) -> set[Seat]:
         if rule.block_scope is BlockScope.ANYONE:
             return self._others(state, pending.actor)
         if rule.block_scope is BlockScope.TARGET and pending.target is not None:
@@ -315,9 +328,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
 
     # --- transitions -----------------------------------------------------------
 
-    def _transition(
-        self, state: ComplotsState, seat: Seat, choice: ComplotsChoice
-    ) -> list[Event]:
+    def _transition(self, state: ComplotsState, seat: Seat, choice: ComplotsChoice) -> list[Event]:
         events: list[Event] = []
         before = self._moment_key(state)
         if isinstance(choice, Reveal):
@@ -340,14 +351,15 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         elif isinstance(choice, Verdict):
             self._verdict(state, choice, events)
         self._advance(state, events)
-        if not isinstance(choice, Pass) or self._moment_key(state) != before:
+        if self._moment_key(state) != before:
             state.moment += 1
         return events
 
     @staticmethod
     def _moment_key(state: ComplotsState) -> tuple[object, ...]:
+        """What identifies a decision moment: a pass, or a simultaneous pick, keeps it."""
         head = state.losses[0] if state.losses else None
-        return (state.stage, state.turn_number, head)
+        return (state.stage, state.turn_number, len(state.losses), head)
 
     def _pick(self, state: ComplotsState, seat: Seat, choice: Pick, events: list[Event]) -> None:
         player = state.players[seat]
@@ -397,8 +409,8 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             )
             if truthful:
                 rule = self._rule(state, pending)
-                state.stage = Stage.BLOCK if rule.block_scope is not BlockScope.NOBODY else (
-                    Stage.RESOLVE
+                state.stage = (
+                    Stage.BLOCK if rule.block_scope is not BlockScope.NOBODY else (Stage.RESOLVE)
                 )
             else:
                 self._refund(state, pending, events)
@@ -555,7 +567,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
                 return
             stage = state.stage
             if stage in _WINDOW_STAGES:
-                if self._window_choices(state):
+                if self.awaiting(state):
                     return
                 self._close_window(state, events)
             elif stage is Stage.RESOLVE:
@@ -586,13 +598,9 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         assert pending is not None
         state.passed = []
         if state.stage is Stage.BLOCK_CHALLENGE:
-            block = pending.block
-            assert block is not None
-            if state.players[block.blocker].alive:
-                self._blocked(pending, block, events)
-                state.stage = Stage.END_TURN
-            else:
-                state.stage = Stage.RESOLVE  # the blocker was removed from the game
+            assert pending.block is not None
+            self._blocked(pending, pending.block, events)
+            state.stage = Stage.END_TURN
         else:
             state.stage = Stage.RESOLVE
 
@@ -636,7 +644,9 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         pending.drawn = [state.court.pop() for _ in range(count)]
         events.append(ExchangeStarted(actor=pending.actor, drawn=count))
         events.append(
-            ExchangeOffered(audience=(pending.actor,), actor=pending.actor, drawn=tuple(pending.drawn))
+            ExchangeOffered(
+                audience=(pending.actor,), actor=pending.actor, drawn=tuple(pending.drawn)
+            )
         )
         state.stage = Stage.EXCHANGE
 
@@ -695,30 +705,47 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             self._lose(state, seat, slot, LossReason.REMOVED, events)
         state.losses = [loss for loss in state.losses if loss.seat != seat]
         state.passed = [s for s in state.passed if s != seat]
-        pending = state.pending
-        if pending is not None and pending.actor == seat:
-            state.court.extend(pending.drawn)
-            pending.drawn = []
-            state.stage = Stage.END_TURN
-        elif state.stage is Stage.ACTION and state.turn == seat:
-            state.stage = Stage.END_TURN
+        self._drop_removed_from_turn(state, seat)
         self._advance(state, events)
         state.moment += 1
         return events
 
+    @staticmethod
+    def _drop_removed_from_turn(state: ComplotsState, seat: Seat) -> None:
+        """End or unblock the current action where the removed seat had a part in it."""
+        pending = state.pending
+        if state.stage is Stage.ACTION and state.turn == seat:
+            state.stage = Stage.END_TURN
+        if pending is None:
+            return
+        if pending.actor == seat:
+            state.court.extend(pending.drawn)
+            pending.drawn = []
+            state.stage = Stage.END_TURN
+        elif pending.target == seat and state.stage in _EXAMINE_STAGES:
+            pending.shown_slot = None
+            state.stage = Stage.END_TURN
+        elif (
+            pending.block is not None
+            and pending.block.blocker == seat
+            and state.stage is Stage.BLOCK_CHALLENGE
+        ):
+            state.stage = Stage.RESOLVE  # the block is withdrawn with its claimant
+
     def _finish_deal_for_removal(self, state: ComplotsState) -> None:
         """A removal during the two-player deal: finish the deal with each pending
         pick's timeout default, so the game can end with the other player winning."""
-        for prompt in self._pick_prompts(state, ""):
-            assert isinstance(prompt.default, Pick)
-            self._pick(state, prompt.player, prompt.default, [])
+        for seat in self.awaiting(state):
+            default = self._pick_prompt(state, seat, "").default
+            assert isinstance(default, Pick)
+            self._pick(state, seat, default, [])
 
     # --- views and result ----------------------------------------------------------
 
     def view(self, state: ComplotsState, seat: Seat | None) -> ComplotsView:
         pending = state.pending
-        prompts = self.prompts(state)
-        own_prompt = next((p for p in prompts if p.player == seat), None)
+        awaiting = self.awaiting(state)
+        own_prompt = self._prompt_of(state, seat) if seat in awaiting else None
         view = ComplotsView(
             viewer=seat,
             variant=state.options.variant,
@@ -738,7 +765,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
                 block=pending.block,
             ),
             passed=list(state.passed),
-            awaiting=[p.player for p in prompts],
+            awaiting=awaiting,
             losing=state.losses[0].seat if state.losses else None,
             winner=state.winner,
             prompt=own_prompt,

@@ -1,0 +1,10 @@
+"""Every game the bot offers, by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import Game
+from games.complots import GAME as COMPLOTS
+
+GAMES: dict[str, Game[Any, Any, Any, Any]] = {COMPLOTS.name: COMPLOTS}

@@ -1,0 +1,111 @@
+"""A small driver for Complots scenario tests: rigged hands, coins and turn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TypeVar
+
+from games.base import Event, Seat
+from games.complots import GAME, Character, ComplotsOptions, ComplotsState, Variant
+from games.complots.cards import copies_per_character, deck_characters
+from games.complots.models import (
+    ComplotsChoice,
+    Influence,
+    InfluenceLost,
+    PlayerEliminated,
+    Stage,
+)
+
+EventT = TypeVar("EventT", bound=Event)
+
+D = Character.DUCHESS
+A = Character.ASSASSIN
+CO = Character.COUNTESS
+CA = Character.CAPTAIN
+AM = Character.AMBASSADOR
+IN = Character.INQUISITOR
+
+
+def rigged(
+    hands: Sequence[Sequence[Character]],
+    *,
+    coins: Sequence[int] | None = None,
+    revealed: Sequence[Sequence[Character]] | None = None,
+    turn: Seat = 0,
+    variant: Variant = Variant.AMBASSADOR,
+    seed: int = 7,
+) -> ComplotsState:
+    """A game at the start of ``turn``'s turn with these face-down hands (and
+    face-up cards). The Court holds the rest of the deck, so cards are conserved."""
+    players = len(hands)
+    state = GAME.setup(max(players, 3), ComplotsOptions(variant=variant, first_player=turn), seed)
+    deck = Counter({c: copies_per_character(max(players, 3)) for c in deck_characters(variant)})
+    state.seats = players
+    state.players = state.players[:players]
+    for index, player in enumerate(state.players):
+        up = list(revealed[index]) if revealed else []
+        player.cards = [Influence(character=c) for c in hands[index]] + [
+            Influence(character=c, revealed=True) for c in up
+        ]
+        player.coins = coins[index] if coins is not None else 2
+        deck.subtract(Counter([*hands[index], *up]))
+    assert all(n >= 0 for n in deck.values()), "the hands use more copies than the deck has"
+    state.court = sorted(deck.elements())
+    state.rng.shuffle(state.court)
+    state.stage = Stage.ACTION
+    return state
+
+
+class Table:
+    """Plays choices on a state and keeps every event, like a table would."""
+
+    def __init__(self, state: ComplotsState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def do(self, seat: Seat, choice: ComplotsChoice) -> list[Event]:
+        self.state, events = GAME.apply(self.state, seat, choice)
+        self.events.extend(events)
+        return events
+
+    def timeout(self) -> list[Event]:
+        self.state, events = GAME.timeout(self.state)
+        self.events.extend(events)
+        return events
+
+    def prompted(self) -> list[Seat]:
+        return [p.player for p in GAME.prompts(self.state)]
+
+    def choices(self, seat: Seat) -> tuple[ComplotsChoice, ...]:
+        prompt = GAME.prompt_for(self.state, seat)
+        assert prompt is not None, f"seat {seat} is not prompted"
+        return prompt.choices
+
+    def coins(self) -> list[int]:
+        return [p.coins for p in self.state.players]
+
+    def hidden(self, seat: Seat) -> list[Character]:
+        return self.state.players[seat].hidden()
+
+    def revealed(self, seat: Seat) -> list[Character]:
+        return self.state.players[seat].revealed()
+
+    def losses_of(self, seat: Seat) -> list[InfluenceLost]:
+        return [e for e in self.events if isinstance(e, InfluenceLost) and e.seat == seat]
+
+    def eliminated(self) -> list[Seat]:
+        return [e.seat for e in self.events if isinstance(e, PlayerEliminated)]
+
+    def of_type(self, kind: type[EventT]) -> list[EventT]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+def card_total(state: ComplotsState) -> int:
+    """Cards in hands (both faces), the Court, exchange draws, packets and set-asides."""
+    total = len(state.court) + len(state.third_packet)
+    for player in state.players:
+        total += len(player.cards) + len(player.packet) + len(player.set_aside)
+    if state.pending is not None:
+        total += len(state.pending.drawn)
+    return total
