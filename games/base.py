@@ -195,6 +195,8 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     options_model: ClassVar[type[Model]]
     state_model: ClassVar[type[GameState]]
     choice_adapter: ClassVar[TypeAdapter[Any]]
+    choice_types: ClassVar[tuple[type[Choice], ...]]
+    event_adapter: ClassVar[TypeAdapter[Any]]
 
     @abstractmethod
     def setup(self, players: int, options: OptionsT, seed: int) -> StateT:
@@ -271,6 +273,11 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         events = self._forfeit(new, seat)
         new.step += 1
         return new, events
+
+    def parse_event(self, data: str | bytes) -> Event:
+        """An event from its JSON form (as stored with the action log)."""
+        event: Event = self.event_adapter.validate_json(data)
+        return event
 
     def parse_choice(self, data: str | bytes) -> ChoiceT:
         """A choice from its JSON form (as stored in the action log)."""

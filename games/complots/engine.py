@@ -37,6 +37,8 @@ from .cards import (
 )
 from .models import (
     CHOICE_ADAPTER,
+    CHOICE_TYPES,
+    EVENT_ADAPTER,
     Act,
     ActionBlocked,
     ActionDeclared,
@@ -100,6 +102,8 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     options_model = ComplotsOptions
     state_model = ComplotsState
     choice_adapter = CHOICE_ADAPTER
+    choice_types = CHOICE_TYPES
+    event_adapter = EVENT_ADAPTER
 
     # --- setup ---------------------------------------------------------------
 

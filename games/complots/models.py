@@ -85,6 +85,17 @@ ComplotsChoice = Annotated[
     Field(discriminator="type"),
 ]
 CHOICE_ADAPTER: TypeAdapter[ComplotsChoice] = TypeAdapter(ComplotsChoice)
+CHOICE_TYPES: tuple[type[Choice], ...] = (
+    Act,
+    Challenge,
+    Block,
+    Pass,
+    Reveal,
+    Keep,
+    Show,
+    Verdict,
+    Pick,
+)
 
 # --- state -------------------------------------------------------------------
 
@@ -369,6 +380,37 @@ class GameWon(Event):
     type: Literal["game_won"] = "game_won"
     winner: Seat
 
+
+ComplotsEvent = Annotated[
+    TurnStarted
+    | ActionDeclared
+    | Challenged
+    | ClaimProved
+    | ClaimFailed
+    | CardDrawn
+    | BlockDeclared
+    | Passed
+    | InfluenceLost
+    | PlayerEliminated
+    | CoinsTaken
+    | CoinsRefunded
+    | CoinsStolen
+    | ActionBlocked
+    | ActionFizzled
+    | ExchangeStarted
+    | ExchangeOffered
+    | ExchangeDone
+    | HandChanged
+    | CardShown
+    | ExamineStarted
+    | ExamineVerdict
+    | PickMade
+    | CardsDealt
+    | PlayerRemoved
+    | GameWon,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[ComplotsEvent] = TypeAdapter(ComplotsEvent)
 
 # --- views -------------------------------------------------------------------
 

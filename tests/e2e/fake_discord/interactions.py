@@ -277,21 +277,26 @@ def _check_range(option: JSON, value: object) -> None:
 
 
 def find_component(
-    message: StoredMessage, *, custom_id: str | None = None, label: str | None = None
+    message: StoredMessage | JSON, *, custom_id: str | None = None, label: str | None = None
 ) -> JSON:
-    """The interactive component with this custom_id (or label) on a message."""
-    for component in walk_components(message.components):
+    """The interactive component with this custom_id (or label) on a message
+    (a stored message, or one version of it from its history)."""
+    components = (
+        message.components if isinstance(message, StoredMessage) else message.get("components", [])
+    )
+    for component in walk_components(components):
         if custom_id is not None and component.get("custom_id") == custom_id:
             return component
         if custom_id is None and label is not None and component.get("label") == label:
             return component
     available = [
         (c.get("label"), c.get("custom_id"))
-        for c in walk_components(message.components)
+        for c in walk_components(components)
         if "custom_id" in c
     ]
     wanted = custom_id if custom_id is not None else label
-    raise InteractionRefused(f"no component {wanted!r} on message {message.id}; has {available}")
+    message_id = message.id if isinstance(message, StoredMessage) else message.get("id")
+    raise InteractionRefused(f"no component {wanted!r} on message {message_id}; has {available}")
 
 
 def component_data(component: JSON, values: Sequence[object] | None, resolver: Resolver) -> JSON:

@@ -356,10 +356,16 @@ class FakeDiscord:
         custom_id: str | None = None,
         *,
         label: str | None = None,
+        seen_version: int | None = None,
     ) -> InteractionRecord:
-        """`user` clicks a button found by custom_id (or by label)."""
+        """`user` clicks a button found by custom_id (or by label).
+
+        `seen_version` (an index into the message's history) clicks the button as
+        an older version showed it: a client that had not yet received an edit.
+        """
         stored = self._seen_message(user, message)
-        component = find_component(stored, custom_id=custom_id, label=label)
+        shown = stored if seen_version is None else stored.history[seen_version]
+        component = find_component(shown, custom_id=custom_id, label=label)
         if component.get("type") != 2:
             raise InteractionRefused(f"{component.get('custom_id')!r} is not a button")
         channel = self.store.channels[stored.channel_id]

@@ -1,0 +1,182 @@
+"""The Discord client: wires storage, the scheduler, the table service, the
+renderer and the cogs together, and answers slash-command errors politely."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from games.base import Model
+
+from .config import Settings
+from .storage.models import Deadline, Timeouts
+from .storage.repository import Repository
+from .storage.sqlite import SqliteRepository
+from .tables import Refusal, TableService
+from .timers import Scheduler
+from .ui.components import GameButton, GameSelect
+from .ui.controller import Controller
+from .ui.i18n import t
+from .ui.presenter import Presenter
+from .ui.renderer import Renderer
+
+log = logging.getLogger("bot")
+
+EXTENSIONS = ("cogs.complots", "cogs.tables", "cogs.admin")
+
+
+class GameMasterBot(commands.Bot):
+    def __init__(
+        self, settings: Settings, *, repo: Repository | None = None, **options: Any
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=GameTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.repo: Repository = repo or SqliteRepository(settings.database_path)
+        self.scheduler = Scheduler(self._fire)
+        self.tables = TableService(self.repo, self.scheduler, away_after=settings.away_after)
+        self.presenters: dict[str, Presenter] = {}
+        self.renderer = Renderer(
+            self, self.presenters, self.tables, interval=settings.render_interval
+        )
+        self.tables.listener = self.renderer
+        self.clicks = Controller(self.tables, self.presenters, self.is_moderator)
+
+    async def setup_hook(self) -> None:
+        await self.repo.open()
+        self.add_dynamic_items(GameButton, GameSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self._sync_commands()
+        await self.scheduler.start(await self.tables.armed_deadlines())
+        for table in await self.repo.running_tables():
+            await self.renderer.refresh(table.id)
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        """Stop taking timeouts, flush what is queued for Discord, close the database."""
+        await self.scheduler.stop()
+        await self.renderer.drain(timeout=3.0)
+        await self.repo.close()
+        await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Clicks on a button no longer shown on its message (a stale client: the
+        edit had not reached it) are dropped by discord.py; answer them here."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast("dict[str, Any]", interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if _shown_on(interaction.message, custom_id):
+            return
+        if match := GameButton.__discord_ui_compiled_template__.fullmatch(custom_id):
+            await self.clicks.on_click(
+                interaction, int(match["table"]), int(match["version"]), match["code"]
+            )
+        elif match := GameSelect.__discord_ui_compiled_template__.fullmatch(custom_id):
+            values = [str(v) for v in data.get("values", [])]
+            await self.clicks.on_select(
+                interaction, int(match["table"]), int(match["version"]), match["code"], values
+            )
+
+    async def _fire(self, deadline: Deadline) -> None:
+        await self.tables.fire(deadline)
+
+    # --- shared by the cogs -----------------------------------------------------
+
+    async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
+        """Manage Server (or Administrator), or the guild's configured moderator role."""
+        member = interaction.user
+        if interaction.guild is None or not isinstance(member, discord.Member):
+            return False
+        permissions = interaction.permissions
+        if permissions.manage_guild or permissions.administrator:
+            return True
+        settings = await self.repo.guild_settings(interaction.guild.id)
+        role_id = settings.moderator_role_id
+        return role_id is not None and any(role.id == role_id for role in member.roles)
+
+    async def timeouts_for(self, guild_id: int, turn: int | None, reaction: int | None) -> Timeouts:
+        stored = await self.repo.guild_settings(guild_id)
+        return Timeouts(
+            turn=turn or stored.turn_timeout or self.settings.turn_timeout,
+            reaction=reaction or stored.reaction_timeout or self.settings.reaction_timeout,
+            choice=stored.choice_timeout or self.settings.choice_timeout,
+        )
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        game: str,
+        options: Model,
+        turn_timeout: int | None,
+        reaction_timeout: int | None,
+    ) -> None:
+        """The shared body of every game's "open a table" command."""
+        assert interaction.guild is not None and interaction.channel_id is not None
+        user = interaction.user
+        timeouts = await self.timeouts_for(interaction.guild.id, turn_timeout, reaction_timeout)
+        snapshot = await self.tables.create_table(
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel_id,
+            game=game,
+            creator_id=user.id,
+            creator_name=getattr(user, "display_name", user.name),
+            options=options,
+            timeouts=timeouts,
+        )
+        await interaction.response.send_message(
+            t("lobby.opened", interaction.locale.value, table=snapshot.table.id), ephemeral=True
+        )
+
+
+def _shown_on(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            if getattr(component, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+class GameTree(app_commands.CommandTree[GameMasterBot]):
+    """Answers every failed slash command with a polite ephemeral line."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, Refusal):
+            key, args = f"refusal.{original.key}", original.args_
+        elif isinstance(error, app_commands.CheckFailure):
+            key, args = "refusal.moderators_only", {}
+        else:
+            log.error("command failed", exc_info=error)
+            key, args = "refusal.error", {}
+        text = t(key, interaction.locale.value, **args)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)

@@ -1,0 +1,36 @@
+"""Settings from the environment or `.env` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Seconds = Annotated[int, Field(ge=5, le=3600)]
+
+
+class Settings(BaseSettings):
+    """Every setting of the bot; `.env.example` documents each one."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
+
+    discord_token: SecretStr = SecretStr("")
+    database_path: Path = Path("data/gamemaster.sqlite3")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    dev_guild_id: int | None = None
+    """Sync slash commands to this guild only (instant), for development."""
+    discord_api_base: str | None = None
+    """Base URL of the Discord REST API, e.g. an API proxy (`http://host:port/api/v10`)."""
+    discord_gateway_url: str | None = None
+    """Gateway websocket URL to connect to instead of Discord's (tests, proxies)."""
+    turn_timeout: Seconds = 120
+    reaction_timeout: Seconds = 30
+    choice_timeout: Seconds = 60
+    away_after: Annotated[int, Field(ge=1, le=20)] = 3
+    """Consecutive timed-out turns after which a player is marked away."""
+    render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
+    """Minimum seconds between two edits of one table message."""

@@ -1,0 +1,46 @@
+"""Storage: the repository interface, its records and the SQLite backend."""
+
+from .models import (
+    ActionKind,
+    ActionRecord,
+    Deadline,
+    EventRecord,
+    GuildSettings,
+    SeatRecord,
+    StateRecord,
+    TableRecord,
+    TableStatus,
+    Timeouts,
+)
+from .repository import (
+    AlreadySeated,
+    ChannelBusy,
+    NotSeated,
+    Repository,
+    StorageError,
+    TableFull,
+    WrongStatus,
+)
+from .sqlite import SqliteRepository, UnknownTable
+
+__all__ = [
+    "ActionKind",
+    "ActionRecord",
+    "AlreadySeated",
+    "ChannelBusy",
+    "Deadline",
+    "EventRecord",
+    "GuildSettings",
+    "NotSeated",
+    "Repository",
+    "SeatRecord",
+    "SqliteRepository",
+    "StateRecord",
+    "StorageError",
+    "TableFull",
+    "TableRecord",
+    "TableStatus",
+    "Timeouts",
+    "UnknownTable",
+    "WrongStatus",
+]

@@ -1,0 +1,117 @@
+"""Records stored by the repository (plain pydantic models, no SQL here)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def open(self) -> bool:
+        """A lobby or a running game: at most one open table per channel."""
+        return self in (TableStatus.LOBBY, TableStatus.RUNNING)
+
+
+class Timeouts(Record):
+    """Seconds a player has to answer, by prompt kind."""
+
+    turn: int
+    reaction: int
+    choice: int
+
+
+class TableRecord(Record):
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: TableStatus
+    creator_id: int
+    options_json: str
+    """The game's options model as JSON."""
+    timeouts: Timeouts
+    message_id: int | None = None
+    """The live table message in the channel."""
+    seed: int | None = None
+    rematch_of: int | None = None
+    created_at: float
+    """Unix time (seconds)."""
+    updated_at: float
+
+
+class SeatRecord(Record):
+    table_id: int
+    seat: int
+    user_id: int
+    name: str
+    """Display name when the seat was taken (for the public log)."""
+    away_strikes: int = 0
+    """Consecutive turns timed out; reset by any answer."""
+    removed: bool = False
+
+
+class StateRecord(Record):
+    table_id: int
+    version: int
+    state_json: str
+
+
+class ActionKind(StrEnum):
+    START = "start"
+    CHOICE = "choice"
+    TIMEOUT = "timeout"
+    FORFEIT = "forfeit"
+    END = "end"
+    """A moderator ended the table."""
+
+
+class ActionRecord(Record):
+    """What produced a state version: appended, never changed."""
+
+    table_id: int
+    version: int
+    kind: ActionKind
+    seat: int | None = None
+    user_id: int | None = None
+    choice_json: str | None = None
+    created_at: float
+
+
+class EventRecord(Record):
+    table_id: int
+    version: int
+    index: int
+    """Order within the version."""
+    audience: list[int] | None
+    """None: public; else the seats that may see it."""
+    event_json: str
+
+
+class Deadline(Record):
+    """When the open window of a table times out (one per table)."""
+
+    table_id: int
+    window: str
+    version: int
+    """The state version the deadline was armed at."""
+    due_at: float
+    """Unix time (seconds)."""
+
+
+class GuildSettings(Record):
+    guild_id: int
+    moderator_role_id: int | None = None
+    turn_timeout: int | None = None
+    reaction_timeout: int | None = None
+    choice_timeout: int | None = None

@@ -1,0 +1,150 @@
+"""The storage interface the bot uses. SQLite implements it (sqlite.py); a
+PostgreSQL backend for sharded deployments would implement the same."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .models import (
+    ActionRecord,
+    Deadline,
+    EventRecord,
+    GuildSettings,
+    SeatRecord,
+    StateRecord,
+    TableRecord,
+    TableStatus,
+    Timeouts,
+)
+
+
+class StorageError(Exception):
+    """Base of the repository's own errors."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open (lobby or running) table."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"channel already has open table {table_id}")
+        self.table_id = table_id
+
+
+class AlreadySeated(StorageError):
+    pass
+
+
+class TableFull(StorageError):
+    pass
+
+
+class NotSeated(StorageError):
+    pass
+
+
+class WrongStatus(StorageError):
+    """The table is not in the status this operation needs."""
+
+
+class Repository(Protocol):
+    async def open(self) -> None:
+        """Connect, apply migrations. Idempotent."""
+
+    async def close(self) -> None: ...
+
+    # --- tables ---
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        creator_id: int,
+        creator_name: str,
+        options_json: str,
+        timeouts: Timeouts,
+        rematch_of: int | None = None,
+    ) -> TableRecord:
+        """A new lobby with its creator in seat 0. Raises ChannelBusy."""
+
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRecord | None: ...
+
+    async def list_tables(
+        self, guild_id: int, statuses: tuple[TableStatus, ...]
+    ) -> list[TableRecord]: ...
+
+    async def running_tables(self) -> list[TableRecord]:
+        """Every running table of every guild (for boot)."""
+
+    async def set_message(self, table_id: int, message_id: int) -> None: ...
+
+    async def set_status(self, table_id: int, status: TableStatus) -> None:
+        """Also clears the table's deadline when the status is not RUNNING."""
+
+    # --- seats (lobby) ---
+    async def add_seat(self, table_id: int, user_id: int, name: str, max_seats: int) -> SeatRecord:
+        """Next free seat. Raises AlreadySeated, TableFull, WrongStatus (not a lobby)."""
+
+    async def remove_seat(self, table_id: int, user_id: int) -> None:
+        """Leave a lobby; later seats move down. Raises NotSeated, WrongStatus."""
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        """In seat order."""
+
+    async def update_seat(
+        self,
+        table_id: int,
+        seat: int,
+        *,
+        away_strikes: int | None = None,
+        removed: bool | None = None,
+    ) -> None: ...
+
+    # --- game state ---
+    async def start_game(
+        self,
+        table_id: int,
+        *,
+        seed: int,
+        state_json: str,
+        seat_order: list[int],
+        action: ActionRecord,
+        deadline: Deadline | None,
+    ) -> StateRecord:
+        """Lobby -> running: reorders seats to ``seat_order`` (user ids), writes
+        state version 0, the START action and the first deadline, in one
+        transaction. Raises WrongStatus if the table is not a lobby."""
+
+    async def load_state(self, table_id: int) -> StateRecord | None: ...
+
+    async def commit(
+        self,
+        table_id: int,
+        *,
+        expected_version: int,
+        state_json: str,
+        action: ActionRecord,
+        events: list[EventRecord],
+        deadline: Deadline | None,
+        status: TableStatus | None = None,
+    ) -> bool:
+        """Compare-and-set in one transaction: if the stored version is still
+        ``expected_version``, write the state as ``expected_version + 1``, append
+        the action and events, replace the table's deadline (None clears it) and
+        set the status if given; return True. Otherwise change nothing, return False."""
+
+    async def actions(self, table_id: int) -> list[ActionRecord]: ...
+
+    async def events(self, table_id: int, *, public_only: bool) -> list[EventRecord]: ...
+
+    # --- deadlines ---
+    async def deadlines(self) -> list[Deadline]:
+        """Every armed deadline (running tables only), earliest first."""
+
+    # --- guild settings ---
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """Stored settings, or an all-default record."""
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...

@@ -1,0 +1,142 @@
+"""The SQLite schema as an ordered list of migration steps.
+
+``PRAGMA user_version`` holds how many steps a database file has applied. Each
+step is a list of SQL statements run in one transaction together with the
+version bump, so a crash mid-migration leaves the file at the previous version.
+Never edit a released step: append a new one.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+Migration = tuple[str, ...]
+
+MIGRATIONS: tuple[Migration, ...] = (
+    # 1: initial schema
+    (
+        """
+        CREATE TABLE guild_settings (
+            guild_id          INTEGER PRIMARY KEY,
+            moderator_role_id INTEGER,
+            turn_timeout      INTEGER,
+            reaction_timeout  INTEGER,
+            choice_timeout    INTEGER
+        )
+        """,
+        """
+        CREATE TABLE tables (
+            id               INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id         INTEGER NOT NULL,
+            channel_id       INTEGER NOT NULL,
+            game             TEXT    NOT NULL,
+            status           TEXT    NOT NULL
+                CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+            creator_id       INTEGER NOT NULL,
+            options_json     TEXT    NOT NULL,
+            turn_timeout     INTEGER NOT NULL,
+            reaction_timeout INTEGER NOT NULL,
+            choice_timeout   INTEGER NOT NULL,
+            message_id       INTEGER,
+            seed             INTEGER,
+            rematch_of       INTEGER REFERENCES tables (id) ON DELETE SET NULL,
+            created_at       REAL    NOT NULL,
+            updated_at       REAL    NOT NULL
+        )
+        """,
+        # At most one open table per channel; the IntegrityError becomes ChannelBusy.
+        """
+        CREATE UNIQUE INDEX tables_one_open_per_channel
+            ON tables (channel_id) WHERE status IN ('lobby', 'running')
+        """,
+        "CREATE INDEX tables_by_guild_status ON tables (guild_id, status)",
+        "CREATE INDEX tables_by_status ON tables (status)",
+        """
+        CREATE TABLE seats (
+            table_id     INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            seat         INTEGER NOT NULL,
+            user_id      INTEGER NOT NULL,
+            name         TEXT    NOT NULL,
+            away_strikes INTEGER NOT NULL DEFAULT 0,
+            removed      INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (table_id, seat),
+            UNIQUE (table_id, user_id)
+        )
+        """,
+        """
+        CREATE TABLE states (
+            table_id   INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+            version    INTEGER NOT NULL,
+            state_json TEXT    NOT NULL,
+            updated_at REAL    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE actions (
+            table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            version     INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            seat        INTEGER,
+            user_id     INTEGER,
+            choice_json TEXT,
+            created_at  REAL    NOT NULL,
+            PRIMARY KEY (table_id, version)
+        )
+        """,
+        """
+        CREATE TABLE events (
+            table_id      INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            version       INTEGER NOT NULL,
+            idx           INTEGER NOT NULL,
+            audience_json TEXT,
+            event_json    TEXT    NOT NULL,
+            PRIMARY KEY (table_id, version, idx)
+        )
+        """,
+        """
+        CREATE TABLE deadlines (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+            "window" TEXT    NOT NULL,
+            version  INTEGER NOT NULL,
+            due_at   REAL    NOT NULL
+        )
+        """,
+        "CREATE INDEX deadlines_by_due_at ON deadlines (due_at)",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer version of the bot."""
+
+
+async def user_version(db: aiosqlite.Connection) -> int:
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Applies the missing steps, one transaction each; returns the final version.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``). The version is
+    re-read inside each write transaction, so two processes opening the same file
+    at once do not apply a step twice."""
+    current = await user_version(db)
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"database schema v{current} is newer than this code (v{SCHEMA_VERSION})"
+        )
+    for target in range(current + 1, SCHEMA_VERSION + 1):
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            if await user_version(db) < target:
+                for statement in MIGRATIONS[target - 1]:
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {target:d}")
+            await db.commit()
+        except BaseException:
+            await db.rollback()
+            raise
+    return await user_version(db)

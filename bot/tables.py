@@ -1,0 +1,520 @@
+"""The table service: lobby -> running -> finished, for every game.
+
+Discord-agnostic: cogs call it with user ids and typed choices, and it answers
+with records or raises ``Refusal`` (a translation key for a polite ephemeral
+answer). Every accepted step is one compare-and-set commit in the repository;
+in-process, one lock per table serializes steps. After each commit, still
+under the lock so steps stay in order, the ``Listener`` (the Discord renderer)
+is told; it must only enqueue work, never wait on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games.base import (
+    Event,
+    Game,
+    GameIsOver,
+    GameState,
+    IllegalChoice,
+    InvalidOptions,
+    Model,
+    NotPrompted,
+    Prompt,
+    PromptKind,
+    Seat,
+)
+from games.registry import GAMES
+
+from .storage.models import (
+    ActionKind,
+    ActionRecord,
+    Deadline,
+    EventRecord,
+    SeatRecord,
+    StateRecord,
+    TableRecord,
+    TableStatus,
+    Timeouts,
+)
+from .storage.repository import (
+    AlreadySeated,
+    ChannelBusy,
+    NotSeated,
+    Repository,
+    TableFull,
+    WrongStatus,
+)
+
+log = logging.getLogger("bot.tables")
+
+AnyGame = Game[Any, Any, Any, Any]
+
+
+class Refusal(Exception):
+    """A polite "no": ``key`` is a translation key, ``args`` its parameters."""
+
+    def __init__(self, key: str, **args: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.args_ = args
+
+
+@dataclass
+class Snapshot:
+    """A table as the renderer needs it."""
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    state: GameState | None = None
+    version: int | None = None
+    deadline: Deadline | None = None
+    events: list[Event] = field(default_factory=list)
+    """The events of the step that produced this snapshot (empty for a refresh)."""
+    started: bool = False
+    """This snapshot is the game's first (hands were just dealt)."""
+
+    @property
+    def game(self) -> AnyGame:
+        return GAMES[self.table.game]
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.removed), None)
+
+
+class Listener(Protocol):
+    async def table_changed(self, snapshot: Snapshot) -> None: ...
+
+
+class Scheduling(Protocol):
+    """What the service needs of the durable scheduler (bot.timers.Scheduler)."""
+
+    def arm(self, deadline: Deadline) -> None: ...
+
+    def disarm(self, table_id: int) -> None: ...
+
+
+class _NoListener:
+    async def table_changed(self, snapshot: Snapshot) -> None:
+        return None
+
+
+class TableService:
+    def __init__(
+        self,
+        repo: Repository,
+        scheduler: Scheduling,
+        *,
+        away_after: int = 3,
+        clock: Callable[[], float] = time.time,
+        games: dict[str, AnyGame] | None = None,
+        seeds: Callable[[], int] = lambda: secrets.randbits(63),
+    ) -> None:
+        self.repo = repo
+        self.scheduler = scheduler
+        self.listener: Listener = _NoListener()
+        self.away_after = away_after
+        self.clock = clock
+        self.games = games if games is not None else GAMES
+        self.seeds = seeds
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._deadlines: dict[int, Deadline] = {}
+
+    # --- boot ------------------------------------------------------------------
+
+    async def armed_deadlines(self) -> list[Deadline]:
+        """Every stored deadline, remembered for stale-click checks (call once at boot)."""
+        deadlines = await self.repo.deadlines()
+        self._deadlines = {d.table_id: d for d in deadlines}
+        return deadlines
+
+    # --- lobby -----------------------------------------------------------------
+
+    def game(self, name: str) -> AnyGame:
+        return self.games[name]
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        creator_id: int,
+        creator_name: str,
+        options: Model,
+        timeouts: Timeouts,
+    ) -> Snapshot:
+        try:
+            table = await self.repo.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                creator_id=creator_id,
+                creator_name=creator_name,
+                options_json=options.model_dump_json(),
+                timeouts=timeouts,
+            )
+        except ChannelBusy as busy:
+            raise Refusal("channel_busy", table=busy.table_id) from None
+        return await self._notify(table.id)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Snapshot:
+        async with self._lock(table_id):
+            table = await self._table(table_id)
+            try:
+                await self.repo.add_seat(
+                    table_id, user_id, name, max_seats=self.game(table.game).max_players
+                )
+            except AlreadySeated:
+                raise Refusal("already_seated") from None
+            except TableFull:
+                raise Refusal("table_full") from None
+            except WrongStatus:
+                raise Refusal("not_lobby") from None
+            return await self._notify(table_id)
+
+    async def leave(self, table_id: int, user_id: int) -> Snapshot:
+        async with self._lock(table_id):
+            table = await self._table(table_id)
+            if table.creator_id == user_id:
+                raise Refusal("creator_cannot_leave")
+            try:
+                await self.repo.remove_seat(table_id, user_id)
+            except NotSeated:
+                raise Refusal("not_seated") from None
+            except WrongStatus:
+                raise Refusal("not_lobby") from None
+            return await self._notify(table_id)
+
+    async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
+        async with self._lock(table_id):
+            table = await self._table(table_id)
+            if table.status is not TableStatus.LOBBY:
+                raise Refusal("not_lobby")
+            self._require_creator(table, user_id, moderator)
+            await self.repo.set_status(table_id, TableStatus.CANCELLED)
+            return await self._notify(table_id)
+
+    async def start(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
+        async with self._lock(table_id):
+            table = await self._table(table_id)
+            if table.status is not TableStatus.LOBBY:
+                raise Refusal("not_lobby")
+            self._require_creator(table, user_id, moderator)
+            game = self.game(table.game)
+            seats = await self.repo.seats(table_id)
+            if len(seats) < game.min_players:
+                raise Refusal("too_few_players", minimum=game.min_players)
+            options = game.options_model.model_validate_json(table.options_json)
+            seed = self.seeds()
+            try:
+                state = game.setup(len(seats), options, seed)
+            except InvalidOptions as error:
+                raise Refusal("invalid_options", reason=str(error)) from None
+            deadline = self._deadline_for(table, game, state, version=0, previous=None)
+            await self.repo.start_game(
+                table_id,
+                seed=seed,
+                state_json=state.model_dump_json(),
+                seat_order=[s.user_id for s in seats],
+                action=ActionRecord(
+                    table_id=table_id,
+                    version=0,
+                    kind=ActionKind.START,
+                    user_id=user_id,
+                    created_at=self.clock(),
+                ),
+                deadline=deadline,
+            )
+            self._arm(table_id, deadline)
+            return await self._notify(table_id, started=True)
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Snapshot:
+        """A new lobby in the same channel with the same players; the last winner starts."""
+        old = await self.snapshot(table_id)
+        if old.table.status is not TableStatus.FINISHED:
+            raise Refusal("not_finished")
+        if old.seat_of(user_id) is None:
+            raise Refusal("not_seated")
+        game = self.game(old.table.game)
+        options = game.options_model.model_validate_json(old.table.options_json)
+        winners = self._winners(old)
+        seats = [s for s in old.seats if not s.removed]
+        order = [s for s in seats if s.user_id == user_id] + [
+            s for s in seats if s.user_id != user_id
+        ]
+        if "first_player" in type(options).model_fields and winners:
+            winner_user = old.seats[winners[0]].user_id
+            first = next((i for i, s in enumerate(order) if s.user_id == winner_user), None)
+            options = options.model_copy(update={"first_player": first})
+        try:
+            table = await self.repo.create_table(
+                guild_id=old.table.guild_id,
+                channel_id=old.table.channel_id,
+                game=old.table.game,
+                creator_id=user_id,
+                creator_name=name,
+                options_json=options.model_dump_json(),
+                timeouts=old.table.timeouts,
+                rematch_of=table_id,
+            )
+        except ChannelBusy as busy:
+            raise Refusal("channel_busy", table=busy.table_id) from None
+        for seat in order[1:]:
+            await self.repo.add_seat(table.id, seat.user_id, seat.name, max_seats=game.max_players)
+        return await self._notify(table.id)
+
+    # --- playing -----------------------------------------------------------------
+
+    async def act(self, table_id: int, version: int, user_id: int, choice: object) -> Snapshot:
+        """Apply a player's choice clicked at ``version``. Raises Refusal."""
+        async with self._lock(table_id):
+            table, game, record, state = await self._running(table_id)
+            seats = await self.repo.seats(table_id)
+            seat = next((s for s in seats if s.user_id == user_id and not s.removed), None)
+            if seat is None:
+                raise Refusal("not_seated")
+            if version != record.version and not self._same_window(table_id, version):
+                raise Refusal("stale")
+            try:
+                new, events = game.apply(state, seat.seat, choice)
+            except GameIsOver:
+                raise Refusal("stale") from None
+            except NotPrompted:
+                raise Refusal("stale" if version != record.version else "not_prompted") from None
+            except IllegalChoice:
+                raise Refusal("stale" if version != record.version else "not_allowed") from None
+            action = ActionRecord(
+                table_id=table_id,
+                version=record.version + 1,
+                kind=ActionKind.CHOICE,
+                seat=seat.seat,
+                user_id=user_id,
+                choice_json=game.choice_adapter.dump_json(choice).decode(),
+                created_at=self.clock(),
+            )
+            await self._commit(table, game, record, new, events, action)
+            if seat.away_strikes:
+                await self.repo.update_seat(table_id, seat.seat, away_strikes=0)
+            return await self._notify(table_id, events)
+
+    async def fire(self, deadline: Deadline) -> None:
+        """The scheduler's callback: apply the open window's timeout defaults."""
+        events: list[Event] = []
+        async with self._lock(deadline.table_id):
+            try:
+                table, game, record, state = await self._running(deadline.table_id)
+            except Refusal:
+                return
+            prompts = game.prompts(state)
+            if not prompts or prompts[0].window != deadline.window:
+                log.info("deadline of table %s is stale", deadline.table_id)
+                return
+            new, events = game.timeout(state)
+            action = ActionRecord(
+                table_id=table.id,
+                version=record.version + 1,
+                kind=ActionKind.TIMEOUT,
+                created_at=self.clock(),
+            )
+            await self._commit(table, game, record, new, events, action)
+            await self._count_away(table.id, prompts)
+            await self._notify(deadline.table_id, events)
+
+    async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
+        """A moderator takes a seat out: its cards are revealed as lost."""
+        async with self._lock(table_id):
+            table, game, record, state = await self._running(table_id)
+            seats = await self.repo.seats(table_id)
+            if not 0 <= seat < len(seats) or seats[seat].removed:
+                raise Refusal("no_such_seat")
+            new, events = game.forfeit(state, seat)
+            action = ActionRecord(
+                table_id=table_id,
+                version=record.version + 1,
+                kind=ActionKind.FORFEIT,
+                seat=seat,
+                user_id=by_user,
+                created_at=self.clock(),
+            )
+            await self._commit(table, game, record, new, events, action)
+            await self.repo.update_seat(table_id, seat, removed=True)
+            return await self._notify(table_id, events)
+
+    async def end(self, table_id: int) -> Snapshot:
+        """A moderator ends a table (lobby or running): nobody wins."""
+        async with self._lock(table_id):
+            table = await self._table(table_id)
+            if not table.status.open:
+                raise Refusal("not_open")
+            await self.repo.set_status(table_id, TableStatus.CANCELLED)
+            self._disarm(table_id)
+            return await self._notify(table_id)
+
+    # --- reading -------------------------------------------------------------------
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        table = await self._table(table_id)
+        seats = await self.repo.seats(table_id)
+        record = await self.repo.load_state(table_id)
+        snap = Snapshot(table=table, seats=seats, deadline=self._deadlines.get(table_id))
+        if record is not None:
+            game = self.game(table.game)
+            snap.state = game.state_model.model_validate_json(record.state_json)
+            snap.version = record.version
+        return snap
+
+    async def table_in_channel(self, channel_id: int) -> TableRecord | None:
+        return await self.repo.open_table_in_channel(channel_id)
+
+    async def public_log(self, table_id: int) -> list[Event]:
+        table = await self._table(table_id)
+        game = self.game(table.game)
+        records = await self.repo.events(table_id, public_only=True)
+        return [game.parse_event(r.event_json) for r in records]
+
+    # --- internals -------------------------------------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def _table(self, table_id: int) -> TableRecord:
+        table = await self.repo.get_table(table_id)
+        if table is None:
+            raise Refusal("no_table")
+        return table
+
+    async def _running(self, table_id: int) -> tuple[TableRecord, AnyGame, StateRecord, Any]:
+        table = await self._table(table_id)
+        if table.status is not TableStatus.RUNNING:
+            raise Refusal("stale" if table.status is TableStatus.FINISHED else "not_running")
+        record = await self.repo.load_state(table_id)
+        if record is None:
+            raise Refusal("not_running")
+        game = self.game(table.game)
+        return table, game, record, game.state_model.model_validate_json(record.state_json)
+
+    @staticmethod
+    def _require_creator(table: TableRecord, user_id: int, moderator: bool) -> None:
+        if table.creator_id != user_id and not moderator:
+            raise Refusal("creator_only")
+
+    def _same_window(self, table_id: int, version: int) -> bool:
+        """A click from an earlier version of the still-open window (others passed
+        meanwhile) is as good as a current one; the engine then judges it."""
+        deadline = self._deadlines.get(table_id)
+        return deadline is not None and version >= deadline.version
+
+    def _deadline_for(
+        self,
+        table: TableRecord,
+        game: AnyGame,
+        state: Any,
+        *,
+        version: int,
+        previous: Deadline | None,
+    ) -> Deadline | None:
+        prompts: list[Prompt[Any]] = game.prompts(state)
+        if not prompts:
+            return None
+        window = prompts[0].window
+        if previous is not None and previous.window == window:
+            return previous
+        seconds = max(self._timeout_of(table.timeouts, p.kind) for p in prompts)
+        return Deadline(
+            table_id=table.id, window=window, version=version, due_at=self.clock() + seconds
+        )
+
+    @staticmethod
+    def _timeout_of(timeouts: Timeouts, kind: PromptKind) -> int:
+        return {
+            PromptKind.TURN: timeouts.turn,
+            PromptKind.REACTION: timeouts.reaction,
+            PromptKind.CHOICE: timeouts.choice,
+        }[kind]
+
+    async def _commit(
+        self,
+        table: TableRecord,
+        game: AnyGame,
+        record: StateRecord,
+        new: GameState,
+        events: list[Event],
+        action: ActionRecord,
+    ) -> None:
+        version = record.version + 1
+        finished = game.result(new) is not None
+        deadline = None
+        if not finished:
+            deadline = self._deadline_for(
+                table, game, new, version=version, previous=self._deadlines.get(table.id)
+            )
+        committed = await self.repo.commit(
+            table.id,
+            expected_version=record.version,
+            state_json=new.model_dump_json(),
+            action=action,
+            events=[
+                EventRecord(
+                    table_id=table.id,
+                    version=version,
+                    index=i,
+                    audience=list(e.audience) if e.audience is not None else None,
+                    event_json=e.model_dump_json(),
+                )
+                for i, e in enumerate(events)
+            ],
+            deadline=deadline,
+            status=TableStatus.FINISHED if finished else None,
+        )
+        if not committed:
+            raise Refusal("stale")
+        self._arm(table.id, deadline)
+
+    def _arm(self, table_id: int, deadline: Deadline | None) -> None:
+        if deadline is None:
+            self._disarm(table_id)
+            return
+        if self._deadlines.get(table_id) != deadline:
+            self._deadlines[table_id] = deadline
+            self.scheduler.arm(deadline)
+
+    def _disarm(self, table_id: int) -> None:
+        self._deadlines.pop(table_id, None)
+        self.scheduler.disarm(table_id)
+
+    async def _count_away(self, table_id: int, timed_out: list[Prompt[Any]]) -> None:
+        """A seat whose own turn timed out gets a strike; any answer clears them."""
+        seats = await self.repo.seats(table_id)
+        for prompt in timed_out:
+            if prompt.kind is PromptKind.TURN:
+                strikes = seats[prompt.player].away_strikes + 1
+                await self.repo.update_seat(table_id, prompt.player, away_strikes=strikes)
+
+    def is_away(self, seat: SeatRecord) -> bool:
+        return seat.away_strikes >= self.away_after
+
+    def _winners(self, snapshot: Snapshot) -> tuple[Seat, ...]:
+        if snapshot.state is None:
+            return ()
+        result = snapshot.game.result(snapshot.state)
+        return result.winners if result is not None else ()
+
+    async def _notify(
+        self, table_id: int, events: list[Event] | None = None, *, started: bool = False
+    ) -> Snapshot:
+        snapshot = await self.snapshot(table_id)
+        snapshot.events = list(events or [])
+        snapshot.started = started
+        try:
+            await self.listener.table_changed(snapshot)
+        except Exception:
+            log.exception("rendering table %s failed", table_id)
+        return snapshot

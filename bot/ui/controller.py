@@ -1,0 +1,201 @@
+"""Routes every click and select of table components to the table service.
+
+Every path answers the interaction, after the step is committed (a local
+SQLite transaction: milliseconds), so the answer tells the outcome: an
+accepted choice is a silent deferred update (the renderer edits the table
+message); anything refused is a polite ephemeral line; an unexpected error is
+logged and still answered politely.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.storage.models import TableStatus
+from bot.tables import Refusal, Snapshot, TableService
+
+from .codec import BadCode, choice_models, decode
+from .i18n import t
+from .presenter import Panel, Presenter, TableContext
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+log = logging.getLogger("bot.clicks")
+
+
+class Controller:
+    def __init__(
+        self,
+        service: TableService,
+        presenters: dict[str, Presenter],
+        is_moderator: Callable[[discord.Interaction[Any]], Awaitable[bool]],
+    ) -> None:
+        self.service = service
+        self.presenters = presenters
+        self.is_moderator = is_moderator
+
+    # --- entry points (bot.ui.components.ClickHandler) ------------------------------
+
+    async def on_click(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, code: str
+    ) -> None:
+        try:
+            if code.startswith("ui."):
+                await self._ui(interaction, table_id, code)
+            else:
+                await self._choose(interaction, table_id, version, code, private=False)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+        except Exception:
+            log.exception("click %s on table %s failed", code, table_id)
+            await self.refuse(interaction, Refusal("error"))
+
+    async def on_select(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        code: str,
+        values: list[str],
+    ) -> None:
+        try:
+            if len(values) != 1:
+                raise Refusal("not_allowed")
+            await self._choose(interaction, table_id, version, values[0], private=True)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+        except Exception:
+            log.exception("select %s on table %s failed", code, table_id)
+            await self.refuse(interaction, Refusal("error"))
+
+    # --- answers -------------------------------------------------------------------
+
+    @staticmethod
+    async def refuse(interaction: discord.Interaction[Any], refusal: Refusal) -> None:
+        text = t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.args_)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    @staticmethod
+    async def show_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
+        from .components import view_of
+
+        kwargs: dict[str, Any] = {"content": panel.content, "ephemeral": True}
+        if panel.embed is not None:
+            kwargs["embed"] = panel.embed
+        if panel.items:
+            kwargs["view"] = view_of(panel.items)
+        await interaction.response.send_message(**kwargs)
+
+    # --- choices ---------------------------------------------------------------------
+
+    async def _choose(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        code: str,
+        *,
+        private: bool,
+    ) -> None:
+        table = await self.service.repo.get_table(table_id)
+        if table is None:
+            raise Refusal("no_table")
+        game = self.service.game(table.game)
+        try:
+            choice = decode(code, game.choice_adapter, choice_models(game.choice_types))
+        except BadCode:
+            raise Refusal("not_allowed") from None
+        await self.service.act(table_id, version, interaction.user.id, choice)
+        if private:
+            await interaction.response.edit_message(
+                content=t("table.choice_done", interaction.locale.value), view=None, embed=None
+            )
+        else:
+            await interaction.response.defer()
+
+    # --- UI operations ---------------------------------------------------------------
+
+    async def _ui(self, interaction: discord.Interaction[Any], table_id: int, code: str) -> None:
+        user = interaction.user
+        name = getattr(user, "display_name", user.name)
+        service = self.service
+        if code == "ui.hand":
+            await self._hand(interaction, table_id)
+        elif code == "ui.join":
+            await service.join(table_id, user.id, name)
+            await self._joined(interaction)
+        elif code == "ui.leave":
+            await service.leave(table_id, user.id)
+            await self._ephemeral(interaction, "lobby.left")
+        elif code == "ui.start":
+            await service.start(table_id, user.id, moderator=await self.is_moderator(interaction))
+            await interaction.response.defer()
+        elif code == "ui.cancel":
+            await service.cancel(table_id, user.id, moderator=await self.is_moderator(interaction))
+            await interaction.response.defer()
+        elif code == "ui.rematch":
+            await service.rematch(table_id, user.id, name)
+            await interaction.response.defer()
+        elif code == "ui.log":
+            await self._log(interaction, table_id)
+        elif code.startswith("ui.panel."):
+            await self._panel(interaction, table_id, code)
+        else:
+            raise Refusal("not_allowed")
+
+    async def _ephemeral(self, interaction: discord.Interaction[Any], key: str) -> None:
+        await interaction.response.send_message(t(key, interaction.locale.value), ephemeral=True)
+
+    async def _joined(self, interaction: discord.Interaction[Any]) -> None:
+        """Welcome by DM; if DMs are closed, say so (the game will use My hand)."""
+        locale = interaction.locale.value
+        try:
+            await interaction.user.send(t("lobby.joined_dm", locale))
+            await self._ephemeral(interaction, "lobby.joined")
+        except discord.Forbidden:
+            await self._ephemeral(interaction, "lobby.joined_no_dm")
+
+    async def _seated(
+        self, interaction: discord.Interaction[Any], table_id: int
+    ) -> tuple[Snapshot, int, TableContext, Presenter]:
+        snapshot = await self.service.snapshot(table_id)
+        seat = snapshot.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("not_seated")
+        if snapshot.state is None:
+            raise Refusal("not_running")
+        ctx = TableContext(snapshot, interaction.locale.value, self.service.away_after)
+        return snapshot, seat.seat, ctx, self.presenters[snapshot.table.game]
+
+    async def _hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        _, seat, ctx, presenter = await self._seated(interaction, table_id)
+        await self.show_panel(interaction, presenter.hand(ctx, seat))
+
+    async def _panel(self, interaction: discord.Interaction[Any], table_id: int, code: str) -> None:
+        snapshot, seat, ctx, presenter = await self._seated(interaction, table_id)
+        if snapshot.table.status is not TableStatus.RUNNING:
+            raise Refusal("stale")
+        await self.show_panel(
+            interaction, presenter.panel(ctx, seat, code.removeprefix("ui.panel."))
+        )
+
+    async def _log(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        await self.show_panel(interaction, await self.log_panel(table_id, interaction.locale.value))
+
+    async def log_panel(self, table_id: int, locale: str | None) -> Panel:
+        snapshot = await self.service.snapshot(table_id)
+        events = await self.service.public_log(table_id)
+        ctx = TableContext(snapshot, locale, self.service.away_after)
+        lines = self.presenters[snapshot.table.game].event_lines(ctx, events)
+        text = "\n".join(lines[-40:]) or t("table.log_empty", locale)
+        embed = discord.Embed(
+            title=t("table.log_title", locale, table=table_id), description=text[-4000:]
+        )
+        return Panel(content="", embed=embed)

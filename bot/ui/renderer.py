@@ -1,0 +1,194 @@
+"""All Discord output of tables: the live table message, event lines, DMs.
+
+The table service calls ``table_changed`` under its lock; this only enqueues.
+One worker per table posts the steps' public lines and DMs in order and edits
+the table message with the latest snapshot, at most once per ``interval``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.storage.models import TableStatus
+
+from .components import view_of
+from .i18n import t
+from .presenter import (
+    Presenter,
+    TableContext,
+    finished_items,
+    hand_button,
+    lobby_embed,
+    lobby_items,
+)
+
+if TYPE_CHECKING:
+    from bot.tables import Snapshot, TableService
+
+log = logging.getLogger("bot.render")
+
+DM_CLOSED = 50007
+MAX_MESSAGE = 2000
+
+
+class Renderer:
+    def __init__(
+        self,
+        client: discord.Client,
+        presenters: dict[str, Presenter],
+        service: TableService,
+        *,
+        interval: float = 1.0,
+    ) -> None:
+        self.client = client
+        self.presenters = presenters
+        self.service = service
+        self.interval = interval
+        self._queues: dict[int, asyncio.Queue[Snapshot]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._dm_warned: set[tuple[int, int]] = set()
+
+    # --- the Listener side ---------------------------------------------------
+
+    async def table_changed(self, snapshot: Snapshot) -> None:
+        table_id = snapshot.table.id
+        queue = self._queues.setdefault(table_id, asyncio.Queue())
+        queue.put_nowait(snapshot)
+        worker = self._workers.get(table_id)
+        if worker is None or worker.done():
+            self._workers[table_id] = asyncio.create_task(
+                self._work(table_id, queue), name=f"render-{table_id}"
+            )
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait until every queued step is on Discord (shutdown, tests)."""
+        workers = [w for w in self._workers.values() if not w.done()]
+        if workers:
+            await asyncio.wait(workers, timeout=timeout)
+
+    # --- the worker --------------------------------------------------------------
+
+    async def _work(self, table_id: int, queue: asyncio.Queue[Snapshot]) -> None:
+        while not queue.empty():
+            latest = queue.get_nowait()
+            try:
+                await self._post_step(latest)
+                while not queue.empty():
+                    latest = queue.get_nowait()
+                    await self._post_step(latest)
+                await self._show_table(latest)
+            except Exception:
+                log.exception("rendering table %s failed", table_id)
+            if self.interval and queue.empty():
+                await asyncio.sleep(self.interval)
+
+    def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
+        return TableContext(snapshot, locale, self.service.away_after)
+
+    def presenter(self, snapshot: Snapshot) -> Presenter:
+        return self.presenters[snapshot.table.game]
+
+    async def _post_step(self, snapshot: Snapshot) -> None:
+        ctx = self.context(snapshot)
+        presenter = self.presenter(snapshot)
+        if snapshot.started:
+            for seat in range(len(snapshot.seats)):
+                panel = presenter.hand(ctx, seat)
+                await self._dm(ctx, seat, panel.content, panel.embed)
+        if not snapshot.events:
+            return
+        lines = presenter.event_lines(ctx, snapshot.events)
+        await self._send_lines(snapshot.table.channel_id, lines)
+        for seat in range(len(snapshot.seats)):
+            private = presenter.private_lines(ctx, seat, snapshot.events)
+            if private:
+                await self._dm(ctx, seat, "\n".join(private))
+
+    async def _send_lines(self, channel_id: int, lines: list[str]) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
+        for chunk in _chunks(lines):
+            await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _dm(
+        self, ctx: TableContext, seat: int, text: str, embed: discord.Embed | None = None
+    ) -> None:
+        """A DM that never blocks the game: a closed DM is told once in the channel."""
+        user_id = ctx.snapshot.seats[seat].user_id
+        try:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            if embed is not None:
+                await channel.send(text[:MAX_MESSAGE] or None, embed=embed)
+            else:
+                await channel.send(text[:MAX_MESSAGE])
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", user_id, error)
+            await self._warn_dm_closed(ctx, user_id)
+        except discord.HTTPException:
+            log.exception("DM to %s failed", user_id)
+
+    async def _warn_dm_closed(self, ctx: TableContext, user_id: int) -> None:
+        key = (ctx.table_id, user_id)
+        if key in self._dm_warned:
+            return
+        self._dm_warned.add(key)
+        await self._send_lines(
+            ctx.snapshot.table.channel_id, [t("table.dm_closed", None, user=f"<@{user_id}>")]
+        )
+
+    async def _show_table(self, snapshot: Snapshot) -> None:
+        ctx = self.context(snapshot)
+        embed, items = self.table_message(ctx)
+        view = view_of(items) if items else None
+        table = snapshot.table
+        channel = self.client.get_partial_messageable(table.channel_id)
+        if table.message_id is not None:
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(table.message_id).edit(
+                    embed=embed, view=view, content=None
+                )
+                return
+        message = (
+            await channel.send(embed=embed, view=view)
+            if view is not None
+            else await channel.send(embed=embed)
+        )
+        await self.service.repo.set_message(table.id, message.id)
+        table.message_id = message.id
+
+    def table_message(self, ctx: TableContext) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
+        snapshot = ctx.snapshot
+        presenter = self.presenter(snapshot)
+        status = snapshot.table.status
+        game = snapshot.game
+        if status in (TableStatus.LOBBY, TableStatus.CANCELLED) and snapshot.state is None:
+            items = lobby_items(ctx) if status is TableStatus.LOBBY else []
+            return lobby_embed(ctx, presenter, game.min_players, game.max_players), items
+        embed = presenter.table_embed(ctx)
+        if status is TableStatus.RUNNING:
+            return embed, [*presenter.table_items(ctx), hand_button(ctx)]
+        if status is TableStatus.FINISHED:
+            return embed, finished_items(ctx)
+        return embed, []
+
+    async def refresh(self, table_id: int) -> None:
+        """Re-render a table from the database (at boot)."""
+        await self.table_changed(await self.service.snapshot(table_id))
+
+
+def _chunks(lines: list[str]) -> list[str]:
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + len(line) + 1 > MAX_MESSAGE:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line[:MAX_MESSAGE]
+    if current:
+        chunks.append(current)
+    return chunks

@@ -1,0 +1,846 @@
+"""SqliteRepository against real SQLite files in a temp dir."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    ActionKind,
+    ActionRecord,
+    AlreadySeated,
+    ChannelBusy,
+    Deadline,
+    EventRecord,
+    GuildSettings,
+    NotSeated,
+    Repository,
+    SqliteRepository,
+    StateRecord,
+    TableFull,
+    TableRecord,
+    TableStatus,
+    Timeouts,
+    UnknownTable,
+    WrongStatus,
+    schema,
+)
+
+GUILD = 100
+TIMEOUTS = Timeouts(turn=60, reaction=20, choice=45)
+CREATOR = 1
+T0 = 1_700_000_000.0
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.sqlite3"
+
+
+@pytest.fixture
+async def repo(db_path: Path) -> AsyncIterator[SqliteRepository]:
+    repository = SqliteRepository(db_path, clock=FakeClock())
+    await repository.open()
+    yield repository
+    await repository.close()
+
+
+def raw(path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Reads the file with the stdlib driver, bypassing the repository."""
+    with sqlite3.connect(path) as connection:
+        return connection.execute(sql).fetchall()
+
+
+async def lobby(
+    repo: Repository, channel_id: int = 10, players: int = 1, guild_id: int = GUILD
+) -> TableRecord:
+    table = await repo.create_table(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        game="complots",
+        creator_id=CREATOR,
+        creator_name="creator",
+        options_json='{"variant": "base"}',
+        timeouts=TIMEOUTS,
+    )
+    for user in range(2, players + 1):
+        await repo.add_seat(table.id, user, f"user{user}", max_seats=8)
+    return table
+
+
+def action(
+    table_id: int, version: int, kind: ActionKind = ActionKind.CHOICE, choice: str = "{}"
+) -> ActionRecord:
+    return ActionRecord(
+        table_id=table_id,
+        version=version,
+        kind=kind,
+        seat=0 if kind is ActionKind.CHOICE else None,
+        user_id=CREATOR if kind is ActionKind.CHOICE else None,
+        choice_json=choice if kind is ActionKind.CHOICE else None,
+        created_at=T0 + version,
+    )
+
+
+def event(
+    table_id: int, version: int, index: int, audience: list[int] | None = None
+) -> EventRecord:
+    return EventRecord(
+        table_id=table_id,
+        version=version,
+        index=index,
+        audience=audience,
+        event_json=json.dumps({"v": version, "i": index}),
+    )
+
+
+def deadline(table_id: int, version: int, due_at: float, window: str = "turn") -> Deadline:
+    return Deadline(table_id=table_id, window=window, version=version, due_at=due_at)
+
+
+async def running(
+    repo: Repository, channel_id: int = 10, players: int = 3, due_at: float = T0 + 60
+) -> TableRecord:
+    table = await lobby(repo, channel_id, players)
+    await repo.start_game(
+        table.id,
+        seed=42,
+        state_json='{"v": 0}',
+        seat_order=list(range(1, players + 1)),
+        action=action(table.id, 0, ActionKind.START),
+        deadline=deadline(table.id, 0, due_at),
+    )
+    return table
+
+
+async def play(
+    repo: Repository,
+    table_id: int,
+    expected_version: int,
+    *,
+    events: list[EventRecord] | None = None,
+    next_deadline: Deadline | None = None,
+    status: TableStatus | None = None,
+) -> bool:
+    version = expected_version + 1
+    return await repo.commit(
+        table_id,
+        expected_version=expected_version,
+        state_json=json.dumps({"v": version}),
+        action=action(table_id, version, choice=json.dumps({"move": version})),
+        events=[event(table_id, version, 0)] if events is None else events,
+        deadline=next_deadline,
+        status=status,
+    )
+
+
+# --- schema and migrations ---------------------------------------------------
+
+
+async def test_open_creates_folder_and_schema(db_path: Path) -> None:
+    repository = SqliteRepository(db_path)
+    await repository.open()
+    await repository.close()
+
+    assert db_path.is_file()
+    assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
+    assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
+    names = {row[0] for row in raw(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {
+        "guild_settings",
+        "tables",
+        "seats",
+        "states",
+        "actions",
+        "events",
+        "deadlines",
+    } <= names
+
+
+async def test_reopen_is_idempotent_and_keeps_data(db_path: Path) -> None:
+    first = SqliteRepository(db_path)
+    await first.open()
+    await first.open()  # twice on one instance: no-op
+    table = await lobby(first)
+    await first.close()
+
+    second = SqliteRepository(db_path)
+    await second.open()
+    try:
+        assert await second.get_table(table.id) == table
+        assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
+    finally:
+        await second.close()
+
+
+async def test_appended_migration_is_applied_on_reopen(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = SqliteRepository(db_path)
+    await first.open()
+    table = await lobby(first)
+    await first.close()
+
+    step = (
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)",
+        "INSERT INTO notes VALUES (1, 'x')",
+    )
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, step))
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
+    second = SqliteRepository(db_path)
+    await second.open()
+    await second.close()
+    third = SqliteRepository(db_path)
+    await third.open()  # already at the new version: applies nothing twice
+    try:
+        assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
+        assert raw(db_path, "SELECT * FROM notes") == [(1, "x")]
+        assert await third.get_table(table.id) == table
+    finally:
+        await third.close()
+
+
+async def test_failed_migration_leaves_previous_version(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = SqliteRepository(db_path)
+    await first.open()
+    await first.close()
+    version = schema.SCHEMA_VERSION
+
+    step = ("CREATE TABLE half_done (id INTEGER)", "THIS IS NOT SQL")
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, step))
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", version + 1)
+    with pytest.raises(sqlite3.OperationalError):
+        await SqliteRepository(db_path).open()
+
+    assert raw(db_path, "PRAGMA user_version") == [(version,)]
+    assert raw(db_path, "SELECT name FROM sqlite_master WHERE name = 'half_done'") == []
+
+
+async def test_newer_schema_is_refused(db_path: Path) -> None:
+    first = SqliteRepository(db_path)
+    await first.open()
+    await first.close()
+    with sqlite3.connect(db_path) as connection:
+        connection.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
+    with pytest.raises(schema.SchemaTooNew):
+        await SqliteRepository(db_path).open()
+
+
+async def test_memory_database() -> None:
+    repository = SqliteRepository(":memory:")
+    await repository.open()
+    try:
+        table = await lobby(repository)
+        assert await repository.get_table(table.id) == table
+    finally:
+        await repository.close()
+
+
+async def test_closed_repository_refuses_work(db_path: Path) -> None:
+    repository = SqliteRepository(db_path)
+    with pytest.raises(RuntimeError, match="not open"):
+        await repository.get_table(1)
+
+
+# --- tables ------------------------------------------------------------------
+
+
+async def test_create_get_and_list_tables(repo: SqliteRepository) -> None:
+    table = await lobby(repo, channel_id=10)
+    assert table.status is TableStatus.LOBBY
+    assert table.timeouts == TIMEOUTS
+    assert table.created_at == table.updated_at > T0
+    assert await repo.get_table(table.id) == table
+    assert await repo.get_table(table.id + 99) is None
+    assert await repo.open_table_in_channel(10) == table
+    assert await repo.open_table_in_channel(11) is None
+    [creator] = await repo.seats(table.id)
+    assert (creator.seat, creator.user_id, creator.name) == (0, CREATOR, "creator")
+
+    other = await running(repo, channel_id=11)
+    elsewhere = await lobby(repo, channel_id=12, guild_id=GUILD + 1)
+    assert await repo.list_tables(GUILD, (TableStatus.LOBBY,)) == [table]
+    assert [
+        t.id for t in await repo.list_tables(GUILD, (TableStatus.LOBBY, TableStatus.RUNNING))
+    ] == [
+        table.id,
+        other.id,
+    ]
+    assert await repo.list_tables(GUILD + 1, (TableStatus.LOBBY,)) == [elsewhere]
+    assert await repo.list_tables(GUILD, ()) == []
+    assert [t.id for t in await repo.running_tables()] == [other.id]
+
+
+async def test_rematch_and_message(repo: SqliteRepository) -> None:
+    first = await running(repo)
+    await repo.set_status(first.id, TableStatus.FINISHED)
+    second = await repo.create_table(
+        guild_id=GUILD,
+        channel_id=10,
+        game="complots",
+        creator_id=CREATOR,
+        creator_name="creator",
+        options_json="{}",
+        timeouts=TIMEOUTS,
+        rematch_of=first.id,
+    )
+    await repo.set_message(second.id, 555)
+    stored = await repo.get_table(second.id)
+    assert stored is not None
+    assert (stored.rematch_of, stored.message_id) == (first.id, 555)
+    assert stored.updated_at > second.updated_at
+    with pytest.raises(UnknownTable):
+        await repo.set_message(999, 1)
+
+
+async def test_channel_busy_until_table_closes(repo: SqliteRepository) -> None:
+    first = await lobby(repo, channel_id=10)
+    with pytest.raises(ChannelBusy) as busy:
+        await lobby(repo, channel_id=10)
+    assert busy.value.table_id == first.id
+    await lobby(repo, channel_id=11)  # another channel is free
+
+    await repo.set_status(first.id, TableStatus.RUNNING)
+    with pytest.raises(ChannelBusy):
+        await lobby(repo, channel_id=10)
+
+    await repo.set_status(first.id, TableStatus.FINISHED)
+    second = await lobby(repo, channel_id=10)
+    await repo.set_status(second.id, TableStatus.CANCELLED)
+    third = await lobby(repo, channel_id=10)
+    assert await repo.open_table_in_channel(10) == third
+
+    # Reopening an old table while another is open is refused too.
+    with pytest.raises(ChannelBusy) as busy:
+        await repo.set_status(first.id, TableStatus.LOBBY)
+    assert busy.value.table_id == third.id
+    stored = await repo.get_table(first.id)
+    assert stored is not None and stored.status is TableStatus.FINISHED
+
+
+async def test_set_status_of_unknown_table(repo: SqliteRepository) -> None:
+    with pytest.raises(UnknownTable):
+        await repo.set_status(12345, TableStatus.CANCELLED)
+
+
+# --- seats -------------------------------------------------------------------
+
+
+async def test_seats_add_and_errors(repo: SqliteRepository) -> None:
+    table = await lobby(repo)
+    second = await repo.add_seat(table.id, 2, "two", max_seats=3)
+    third = await repo.add_seat(table.id, 3, "three", max_seats=3)
+    assert (second.seat, third.seat) == (1, 2)
+    with pytest.raises(AlreadySeated):
+        await repo.add_seat(table.id, 2, "two again", max_seats=8)
+    with pytest.raises(TableFull):
+        await repo.add_seat(table.id, 4, "four", max_seats=3)
+    assert [(s.seat, s.user_id, s.name) for s in await repo.seats(table.id)] == [
+        (0, CREATOR, "creator"),
+        (1, 2, "two"),
+        (2, 3, "three"),
+    ]
+    with pytest.raises(UnknownTable):
+        await repo.add_seat(999, 4, "four", max_seats=3)
+
+
+async def test_remove_seat_renumbers_later_seats(repo: SqliteRepository) -> None:
+    table = await lobby(repo, players=5)
+    await repo.remove_seat(table.id, 2)
+    assert [(s.seat, s.user_id) for s in await repo.seats(table.id)] == [
+        (0, 1),
+        (1, 3),
+        (2, 4),
+        (3, 5),
+    ]
+    await repo.remove_seat(table.id, 1)
+    await repo.remove_seat(table.id, 5)
+    assert [(s.seat, s.user_id, s.name) for s in await repo.seats(table.id)] == [
+        (0, 3, "user3"),
+        (1, 4, "user4"),
+    ]
+    with pytest.raises(NotSeated):
+        await repo.remove_seat(table.id, 2)
+    added = await repo.add_seat(table.id, 9, "nine", max_seats=8)
+    assert added.seat == 2
+
+
+async def test_seats_only_change_in_a_lobby(repo: SqliteRepository) -> None:
+    table = await running(repo, players=2)
+    with pytest.raises(WrongStatus):
+        await repo.add_seat(table.id, 7, "seven", max_seats=8)
+    with pytest.raises(WrongStatus):
+        await repo.remove_seat(table.id, 2)
+    assert [s.user_id for s in await repo.seats(table.id)] == [1, 2]
+
+
+async def test_update_seat(repo: SqliteRepository) -> None:
+    table = await running(repo, players=3)
+    await repo.update_seat(table.id, 1, away_strikes=2)
+    await repo.update_seat(table.id, 2, removed=True)
+    await repo.update_seat(table.id, 1)  # nothing to change
+    seats = await repo.seats(table.id)
+    assert [(s.away_strikes, s.removed) for s in seats] == [(0, False), (2, False), (0, True)]
+    await repo.update_seat(table.id, 1, away_strikes=0, removed=True)
+    assert (await repo.seats(table.id))[1].model_dump(include={"away_strikes", "removed"}) == {
+        "away_strikes": 0,
+        "removed": True,
+    }
+    with pytest.raises(NotSeated):
+        await repo.update_seat(table.id, 7, away_strikes=1)
+    with pytest.raises(NotSeated):
+        await repo.update_seat(table.id, 7)
+
+
+# --- start_game --------------------------------------------------------------
+
+
+async def test_start_game(repo: SqliteRepository) -> None:
+    table = await lobby(repo, players=3)
+    first = deadline(table.id, 0, T0 + 30)
+    state = await repo.start_game(
+        table.id,
+        seed=7,
+        state_json='{"start": true}',
+        seat_order=[3, 1, 2],
+        action=action(table.id, 0, ActionKind.START),
+        deadline=first,
+    )
+    assert state == StateRecord(table_id=table.id, version=0, state_json='{"start": true}')
+    assert await repo.load_state(table.id) == state
+    assert [(s.seat, s.user_id, s.name) for s in await repo.seats(table.id)] == [
+        (0, 3, "user3"),
+        (1, 1, "creator"),
+        (2, 2, "user2"),
+    ]
+    assert await repo.actions(table.id) == [action(table.id, 0, ActionKind.START)]
+    assert await repo.deadlines() == [first]
+    stored = await repo.get_table(table.id)
+    assert stored is not None
+    assert (stored.status, stored.seed) == (TableStatus.RUNNING, 7)
+
+    with pytest.raises(WrongStatus):
+        await repo.start_game(
+            table.id,
+            seed=8,
+            state_json="{}",
+            seat_order=[1, 2, 3],
+            action=action(table.id, 0, ActionKind.START),
+            deadline=None,
+        )
+    assert await repo.load_state(table.id) == state
+
+
+@pytest.mark.parametrize("order", [[1, 2], [1, 2, 3, 4], [1, 2, 2], [1, 2, 9]])
+async def test_start_game_rejects_a_bad_seat_order(
+    repo: SqliteRepository, order: list[int]
+) -> None:
+    table = await lobby(repo, players=3)
+    with pytest.raises(ValueError, match="permutation"):
+        await repo.start_game(
+            table.id,
+            seed=1,
+            state_json="{}",
+            seat_order=order,
+            action=action(table.id, 0, ActionKind.START),
+            deadline=deadline(table.id, 0, T0),
+        )
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.status is TableStatus.LOBBY
+    assert [s.user_id for s in await repo.seats(table.id)] == [1, 2, 3]
+    assert await repo.load_state(table.id) is None
+    assert await repo.actions(table.id) == []
+    assert await repo.deadlines() == []
+
+
+async def test_start_game_rejects_a_bad_action(repo: SqliteRepository) -> None:
+    table = await lobby(repo, players=2)
+    for bad in (action(table.id, 1, ActionKind.START), action(table.id, 0, ActionKind.CHOICE)):
+        with pytest.raises(ValueError):
+            await repo.start_game(
+                table.id, seed=1, state_json="{}", seat_order=[1, 2], action=bad, deadline=None
+            )
+    assert await repo.load_state(table.id) is None
+
+
+# --- commit ------------------------------------------------------------------
+
+
+async def test_commit_writes_everything(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    later = deadline(table.id, 1, T0 + 120, window="reaction")
+    events = [event(table.id, 1, 0), event(table.id, 1, 1, audience=[2])]
+    assert await play(repo, table.id, 0, events=events, next_deadline=later)
+
+    state = await repo.load_state(table.id)
+    assert state == StateRecord(table_id=table.id, version=1, state_json='{"v": 1}')
+    assert [a.version for a in await repo.actions(table.id)] == [0, 1]
+    assert (await repo.actions(table.id))[1] == action(table.id, 1, choice='{"move": 1}')
+    assert await repo.events(table.id, public_only=False) == events
+    assert await repo.deadlines() == [later]
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.updated_at > table.updated_at
+
+
+async def test_stale_commit_changes_nothing(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    assert await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0 + 500))
+    before = (
+        await repo.load_state(table.id),
+        await repo.actions(table.id),
+        await repo.events(table.id, public_only=False),
+        await repo.deadlines(),
+    )
+    stale = await repo.commit(
+        table.id,
+        expected_version=0,
+        state_json='{"stale": true}',
+        action=action(table.id, 1, choice='{"stale": true}'),
+        events=[event(table.id, 1, 5)],
+        deadline=None,
+        status=TableStatus.FINISHED,
+    )
+    assert stale is False
+    after = (
+        await repo.load_state(table.id),
+        await repo.actions(table.id),
+        await repo.events(table.id, public_only=False),
+        await repo.deadlines(),
+    )
+    assert after == before
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.status is TableStatus.RUNNING
+    assert not await play(repo, table.id, 5)  # a future version is stale too
+    assert not await play(repo, 999, 0)  # no such table
+
+
+async def test_commit_validates_versions(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    with pytest.raises(ValueError, match="action"):
+        await repo.commit(
+            table.id,
+            expected_version=0,
+            state_json="{}",
+            action=action(table.id, 2),
+            events=[],
+            deadline=None,
+        )
+    with pytest.raises(ValueError, match="event"):
+        await repo.commit(
+            table.id,
+            expected_version=0,
+            state_json="{}",
+            action=action(table.id, 1),
+            events=[event(table.id, 0, 0)],
+            deadline=None,
+        )
+    with pytest.raises(ValueError, match="deadline"):
+        await play(repo, table.id, 0, next_deadline=deadline(table.id + 1, 1, T0))
+    assert (await repo.load_state(table.id)) == StateRecord(
+        table_id=table.id, version=0, state_json='{"v": 0}'
+    )
+    assert len(await repo.actions(table.id)) == 1
+
+
+async def test_concurrent_commits_apply_once(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    results = await asyncio.gather(
+        *(
+            repo.commit(
+                table.id,
+                expected_version=0,
+                state_json=json.dumps({"by": n}),
+                action=action(table.id, 1, choice=json.dumps({"by": n})),
+                events=[event(table.id, 1, 0)],
+                deadline=deadline(table.id, 1, T0 + n),
+            )
+            for n in range(25)
+        )
+    )
+    assert results.count(True) == 1
+    winner = results.index(True)
+    state = await repo.load_state(table.id)
+    assert state == StateRecord(table_id=table.id, version=1, state_json=json.dumps({"by": winner}))
+    actions = await repo.actions(table.id)
+    assert [a.version for a in actions] == [0, 1]
+    assert actions[1].choice_json == json.dumps({"by": winner})
+    assert len(await repo.events(table.id, public_only=False)) == 1
+    assert await repo.deadlines() == [deadline(table.id, 1, T0 + winner)]
+
+
+async def test_concurrent_commits_on_two_repositories(db_path: Path) -> None:
+    """Two connections on one file (e.g. two processes): still exactly one winner."""
+    first = SqliteRepository(db_path)
+    second = SqliteRepository(db_path)
+    await first.open()
+    await second.open()
+    try:
+        table = await running(first)
+        results = await asyncio.gather(
+            *(play(repository, table.id, 0) for repository in (first, second) * 5)
+        )
+        assert results.count(True) == 1
+        assert [a.version for a in await second.actions(table.id)] == [0, 1]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_commit_with_final_status_clears_the_deadline(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    other = await running(repo, channel_id=11, due_at=T0 + 5)
+    assert await play(
+        repo,
+        table.id,
+        0,
+        next_deadline=deadline(table.id, 1, T0 + 9),
+        status=TableStatus.FINISHED,
+    )
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.status is TableStatus.FINISHED
+    assert await repo.deadlines() == [deadline(other.id, 0, T0 + 5)]
+    assert raw(repo_path(repo), f"SELECT * FROM deadlines WHERE table_id = {table.id}") == []
+    assert [t.id for t in await repo.running_tables()] == [other.id]
+    assert await repo.open_table_in_channel(10) is None
+
+
+async def test_commit_after_the_table_ended_is_refused(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    await repo.set_status(table.id, TableStatus.CANCELLED)
+    assert not await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0))
+    assert [a.version for a in await repo.actions(table.id)] == [0]
+    state = await repo.load_state(table.id)
+    assert state is not None and state.version == 0
+
+
+def repo_path(repo: SqliteRepository) -> Path:
+    return Path(repo.path)
+
+
+# --- events and deadlines ----------------------------------------------------
+
+
+async def test_events_public_only(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    public = event(table.id, 1, 0)
+    secret = event(table.id, 1, 1, audience=[1])
+    nobody = event(table.id, 1, 2, audience=[])
+    assert await play(repo, table.id, 0, events=[public, secret, nobody])
+    later = event(table.id, 2, 0)
+    assert await play(repo, table.id, 1, events=[later])
+    assert await repo.events(table.id, public_only=True) == [public, later]
+    assert await repo.events(table.id, public_only=False) == [public, secret, nobody, later]
+    assert await repo.events(table.id + 1, public_only=False) == []
+
+
+async def test_deadlines_set_replace_clear(repo: SqliteRepository) -> None:
+    a = await running(repo, channel_id=10, due_at=T0 + 50)
+    b = await running(repo, channel_id=11, due_at=T0 + 20)
+    c = await running(repo, channel_id=12, due_at=T0 + 90)
+    lob = await lobby(repo, channel_id=13)
+    assert [d.table_id for d in await repo.deadlines()] == [b.id, a.id, c.id]
+
+    assert await play(repo, a.id, 0, next_deadline=deadline(a.id, 1, T0 + 10, "reaction"))
+    assert await repo.deadlines() == [
+        deadline(a.id, 1, T0 + 10, "reaction"),
+        deadline(b.id, 0, T0 + 20),
+        deadline(c.id, 0, T0 + 90),
+    ]
+    assert await play(repo, b.id, 0, next_deadline=None)
+    assert [d.table_id for d in await repo.deadlines()] == [a.id, c.id]
+    await repo.set_status(c.id, TableStatus.FINISHED)
+    assert [d.table_id for d in await repo.deadlines()] == [a.id]
+    await repo.set_status(a.id, TableStatus.RUNNING)  # still running: deadline kept
+    assert [d.table_id for d in await repo.deadlines()] == [a.id]
+    await repo.set_status(lob.id, TableStatus.CANCELLED)
+    assert raw(repo_path(repo), "SELECT table_id FROM deadlines") == [(a.id,)]
+
+
+# --- guild settings ----------------------------------------------------------
+
+
+async def test_guild_settings(repo: SqliteRepository) -> None:
+    assert await repo.guild_settings(5) == GuildSettings(guild_id=5)
+    settings = GuildSettings(guild_id=5, moderator_role_id=77, turn_timeout=90)
+    await repo.save_guild_settings(settings)
+    assert await repo.guild_settings(5) == settings
+    changed = settings.model_copy(update={"turn_timeout": None, "choice_timeout": 30})
+    await repo.save_guild_settings(changed)
+    assert await repo.guild_settings(5) == changed
+    assert await repo.guild_settings(6) == GuildSettings(guild_id=6)
+
+
+# --- restart and crashes -----------------------------------------------------
+
+
+async def test_restart_keeps_everything(db_path: Path) -> None:
+    first = SqliteRepository(db_path)
+    await first.open()
+    table = await running(first, players=3, due_at=T0 + 60)
+    events = [event(table.id, 1, 0), event(table.id, 1, 1, audience=[0])]
+    next_deadline = deadline(table.id, 1, T0 + 75, "reaction")
+    assert await play(first, table.id, 0, events=events, next_deadline=next_deadline)
+    await first.update_seat(table.id, 2, away_strikes=1)
+    await first.save_guild_settings(GuildSettings(guild_id=GUILD, reaction_timeout=15))
+    snapshot = (
+        await first.get_table(table.id),
+        await first.seats(table.id),
+        await first.load_state(table.id),
+        await first.actions(table.id),
+        await first.events(table.id, public_only=False),
+        await first.deadlines(),
+        await first.guild_settings(GUILD),
+    )
+    await first.close()
+
+    second = SqliteRepository(db_path)
+    await second.open()
+    try:
+        assert [t.id for t in await second.running_tables()] == [table.id]
+        restored = (
+            await second.get_table(table.id),
+            await second.seats(table.id),
+            await second.load_state(table.id),
+            await second.actions(table.id),
+            await second.events(table.id, public_only=False),
+            await second.deadlines(),
+            await second.guild_settings(GUILD),
+        )
+        assert restored == snapshot
+        assert restored[2] == StateRecord(table_id=table.id, version=1, state_json='{"v": 1}')
+        assert restored[5] == [next_deadline]
+        # ...and the game goes on from there.
+        assert await play(second, table.id, 1)
+        assert not await play(second, table.id, 1)
+    finally:
+        await second.close()
+
+
+async def test_killed_process_loses_no_committed_action(db_path: Path) -> None:
+    """A child process commits then dies without closing (no checkpoint, WAL left behind)."""
+    first = SqliteRepository(db_path)
+    await first.open()
+    table = await running(first)
+    await first.close()
+    child = textwrap.dedent(
+        f"""
+        import asyncio, os, sys
+        from bot.storage import ActionKind, ActionRecord, Deadline, SqliteRepository
+
+        async def main():
+            repo = SqliteRepository({str(db_path)!r})
+            await repo.open()
+            ok = await repo.commit(
+                {table.id}, expected_version=0, state_json='{{"child": 1}}',
+                action=ActionRecord(table_id={table.id}, version=1, kind=ActionKind.TIMEOUT,
+                                    created_at=1.0),
+                events=[],
+                deadline=Deadline(table_id={table.id}, window="turn", version=1, due_at=9.0),
+            )
+            sys.stdout.write(str(ok)); sys.stdout.flush()
+            os._exit(0)
+
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=Path(__file__).resolve().parents[3],
+        check=False,
+    )
+    assert done.stdout == "True", done.stderr
+
+    second = SqliteRepository(db_path)
+    await second.open()
+    try:
+        assert await second.load_state(table.id) == StateRecord(
+            table_id=table.id, version=1, state_json='{"child": 1}'
+        )
+        assert [a.kind for a in await second.actions(table.id)] == [
+            ActionKind.START,
+            ActionKind.TIMEOUT,
+        ]
+        assert await second.deadlines() == [deadline(table.id, 1, 9.0)]
+    finally:
+        await second.close()
+
+
+async def assert_untouched_after_v0(repo: SqliteRepository, table: TableRecord) -> None:
+    assert await repo.load_state(table.id) == StateRecord(
+        table_id=table.id, version=0, state_json='{"v": 0}'
+    )
+    assert [a.version for a in await repo.actions(table.id)] == [0]
+    assert await repo.events(table.id, public_only=False) == []
+    assert await repo.deadlines() == [deadline(table.id, 0, T0 + 60)]
+
+
+async def test_failure_mid_transaction_leaves_no_partial_write(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    # The state update and the action insert succeed, then the events clash.
+    duplicate = [event(table.id, 1, 0), event(table.id, 1, 0)]
+    with pytest.raises(sqlite3.IntegrityError):
+        await play(repo, table.id, 0, events=duplicate, next_deadline=deadline(table.id, 1, T0))
+    await assert_untouched_after_v0(repo, table)
+    # The connection is not left inside a transaction: the next commit works.
+    assert await play(repo, table.id, 0)
+
+
+async def test_exception_after_the_last_write_rolls_back(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await running(repo)
+
+    async def crash(*args: object) -> None:
+        raise RuntimeError("crash before commit")
+
+    monkeypatch.setattr(SqliteRepository, "_touch_table", crash)
+    with pytest.raises(RuntimeError, match="crash"):
+        await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0 + 1))
+    await assert_untouched_after_v0(repo, table)
+    monkeypatch.undo()
+    assert await play(repo, table.id, 0)
+
+
+async def test_cancelled_commit_rolls_back(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await running(repo)
+    entered = asyncio.Event()
+    original = SqliteRepository._insert_events
+
+    async def slow(db: object, events: list[EventRecord]) -> None:
+        await original(db, events)  # type: ignore[arg-type]
+        entered.set()
+        await asyncio.sleep(30)
+
+    monkeypatch.setattr(SqliteRepository, "_insert_events", staticmethod(slow))
+    task = asyncio.create_task(play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0)))
+    await asyncio.wait_for(entered.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    monkeypatch.undo()
+    await assert_untouched_after_v0(repo, table)
+    assert await play(repo, table.id, 0)
