@@ -150,6 +150,7 @@ class Table:
             panel = await self.click_code(user, "ui.panel.choose")
             record = await self.select_in_panel(user, panel, code)
         await record.wait_response()
+        assert record.response_type in (6, 7), f"the click was refused: {record.callbacks}"
         await self.settle()
         await self.assert_public_message_hides_secrets()
         return record

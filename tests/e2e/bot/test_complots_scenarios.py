@@ -226,3 +226,28 @@ async def test_moderator_ends_a_table_and_others_are_refused(world: World) -> No
         )
         await late.wait_response()
         assert late.ephemeral and "not running" in late.content
+
+
+async def test_a_player_timing_out_turns_is_marked_away(world: World) -> None:
+    async with world.fake.running(world.bot(away_after=2)) as bot:
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        for strikes in ((1, 0), (1, 1), (2, 1)):  # alice, bob, alice time out in turn
+            deadline = bot.tables._deadlines[table.id]
+            bot.scheduler.arm(deadline.model_copy(update={"due_at": time.time()}))
+            await world.fake.wait_for(
+                lambda d=deadline: bot.tables._deadlines[table.id].window != d.window,
+                timeout=5,
+                what="the turn to time out",
+            )
+            await table.settle()
+            seats = await bot.repo.seats(table.id)
+            assert (seats[0].away_strikes, seats[1].away_strikes) == strikes
+        lines = (await table.message()).embeds[0]["description"].splitlines()
+        assert "away" in lines[0] and "away" not in lines[1]
+        await table.play(1, Act(action=ActionKind.INCOME))
+        await table.play(0, Act(action=ActionKind.INCOME))
+        seats = await bot.repo.seats(table.id)
+        assert (seats[0].away_strikes, seats[1].away_strikes) == (0, 0), "answers clear them"
+        lines = (await table.message()).embeds[0]["description"].splitlines()
+        assert "away" not in lines[0]
