@@ -235,8 +235,9 @@ async def test_a_player_timing_out_turns_is_marked_away(world: World) -> None:
         for strikes in ((1, 0), (1, 1), (2, 1)):  # alice, bob, alice time out in turn
             deadline = bot.tables._deadlines[table.id]
             bot.scheduler.arm(deadline.model_copy(update={"due_at": time.time()}))
+            window = deadline.window
             await world.fake.wait_for(
-                lambda d=deadline: bot.tables._deadlines[table.id].window != d.window,
+                lambda: bot.tables._deadlines[table.id].window != window,  # noqa: B023
                 timeout=5,
                 what="the turn to time out",
             )
