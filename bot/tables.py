@@ -50,6 +50,7 @@ from .storage.repository import (
     NotSeated,
     Repository,
     TableFull,
+    UnknownTable,
     WrongStatus,
 )
 
@@ -178,6 +179,8 @@ class TableService:
                 raise Refusal("table_full") from None
             except WrongStatus:
                 raise Refusal("not_lobby") from None
+            except UnknownTable:
+                raise Refusal("no_table") from None
             return await self._notify(table_id)
 
     async def leave(self, table_id: int, user_id: int) -> Snapshot:

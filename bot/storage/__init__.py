@@ -19,9 +19,10 @@ from .repository import (
     Repository,
     StorageError,
     TableFull,
+    UnknownTable,
     WrongStatus,
 )
-from .sqlite import SqliteRepository, UnknownTable
+from .sqlite import SqliteRepository
 
 __all__ = [
     "ActionKind",

@@ -30,6 +30,14 @@ class ChannelBusy(StorageError):
         self.table_id = table_id
 
 
+class UnknownTable(StorageError, LookupError):
+    """No table has this id."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"no table {table_id}")
+        self.table_id = table_id
+
+
 class AlreadySeated(StorageError):
     pass
 

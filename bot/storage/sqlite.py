@@ -38,8 +38,8 @@ from .repository import (
     ChannelBusy,
     NotSeated,
     Repository,
-    StorageError,
     TableFull,
+    UnknownTable,
     WrongStatus,
 )
 from .schema import migrate
@@ -63,14 +63,6 @@ _TABLE_COLUMNS = (
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
 _DEADLINE_COLUMNS = 'd.table_id, d."window", d.version, d.due_at'
-
-
-class UnknownTable(StorageError, LookupError):
-    """No table has this id (the contract has no error for it; see the module notes)."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(f"no table {table_id}")
-        self.table_id = table_id
 
 
 class _CasFailed(Exception):
