@@ -15,41 +15,24 @@ from discord.ext import commands
 
 from bot.ui.codec import encode
 from bot.ui.components import GameButton, GameSelect
+from bot.ui.events import event_text
 from bot.ui.i18n import t
 from bot.ui.presenter import Panel, TableContext
 from games.base import Event, Seat
-from games.complots import GAME, ActionKind, ComplotsOptions, ComplotsState, Variant
+from games.complots import GAME, ActionKind, Character, ComplotsOptions, ComplotsState, Variant
 from games.complots.cards import action_rule
 from games.complots.models import (
     Act,
-    ActionBlocked,
     ActionDeclared,
-    ActionFizzled,
     Block,
-    CardDrawn,
-    CardsDealt,
     CardShown,
     Challenge,
-    Challenged,
-    ClaimFailed,
-    ClaimProved,
-    CoinsRefunded,
-    CoinsStolen,
-    CoinsTaken,
     ComplotsChoice,
     ComplotsView,
-    ExamineStarted,
     ExamineVerdict,
-    ExchangeDone,
-    ExchangeOffered,
-    GameWon,
-    HandChanged,
-    InfluenceLost,
     Keep,
     Pass,
     Pick,
-    PlayerEliminated,
-    PlayerRemoved,
     Reveal,
     Show,
     Stage,
@@ -396,126 +379,49 @@ class ComplotsPresenter:
     # --- event lines ---------------------------------------------------------------
 
     def event_lines(self, ctx: TableContext, events: list[Event]) -> list[str]:
-        return [line for e in events if e.public and (line := self._public_line(ctx, e))]
-
-    def _public_line(self, ctx: TableContext, e: Event) -> str | None:
-        locale, n = ctx.locale, ctx.name
-        if isinstance(e, ActionDeclared):
-            target = n(e.target) if e.target is not None else ""
-            key = "complots.log.claim" if e.claim is not None else "complots.log.action"
-            return t(
-                key,
-                locale,
-                actor=n(e.actor),
-                action=action_label(e.action, locale),
-                target=target,
-                character=card(e.claim, locale) if e.claim else "",
-            )
-        if isinstance(e, Challenged):
-            return t(
-                "complots.log.challenged",
-                locale,
-                challenger=n(e.challenger),
-                claimant=n(e.claimant),
-                character=card(e.character, locale),
-            )
-        if isinstance(e, ClaimProved):
-            return t(
-                "complots.log.proved",
-                locale,
-                claimant=n(e.claimant),
-                character=card(e.character, locale),
-            )
-        if isinstance(e, ClaimFailed):
-            return t(
-                "complots.log.failed",
-                locale,
-                claimant=n(e.claimant),
-                character=card(e.character, locale),
-            )
-        if isinstance(e, InfluenceLost):
-            return t(
-                "complots.log.lost", locale, player=n(e.seat), character=card(e.character, locale)
-            )
-        if isinstance(e, PlayerEliminated):
-            return t("complots.log.eliminated", locale, player=n(e.seat))
-        if isinstance(e, CoinsTaken):
-            return t("complots.log.coins", locale, player=n(e.seat), amount=e.amount)
-        if isinstance(e, CoinsRefunded):
-            return t("complots.log.refund", locale, player=n(e.seat), amount=e.amount)
-        if isinstance(e, CoinsStolen):
-            return t(
-                "complots.log.stolen", locale, thief=n(e.thief), victim=n(e.victim), amount=e.amount
-            )
-        if isinstance(e, ActionBlocked):
-            return t(
-                "complots.log.blocked",
-                locale,
-                blocker=n(e.blocker),
-                actor=n(e.actor),
-                character=card(e.character, locale),
-            )
-        if isinstance(e, ActionFizzled):
-            return t("complots.log.fizzled", locale, actor=n(e.actor))
-        if isinstance(e, ExchangeDone):
-            return t("complots.log.exchanged", locale, actor=n(e.actor))
-        if isinstance(e, ExamineStarted):
-            return t("complots.log.examine", locale, inquisitor=n(e.inquisitor), target=n(e.target))
-        if isinstance(e, ExamineVerdict):
-            key = "complots.log.redraw" if e.redraw else "complots.log.give_back"
-            return t(key, locale, inquisitor=n(e.inquisitor), target=n(e.target))
-        if isinstance(e, PlayerRemoved):
-            return t("complots.log.removed", locale, player=n(e.seat))
-        if isinstance(e, GameWon):
-            return t("complots.log.won", locale, winner=ctx.mention(e.winner))
-        from games.complots.models import BlockDeclared, TurnStarted
-
-        if isinstance(e, BlockDeclared):
-            return t(
-                "complots.log.block",
-                locale,
-                blocker=n(e.blocker),
-                character=card(e.character, locale),
-            )
-        if isinstance(e, TurnStarted):
-            return None
-        return None
+        lines = (
+            event_text(ctx, f"complots.log.{_variant(e)}", e, describe) for e in events if e.public
+        )
+        return [line for line in lines if line]
 
     def private_lines(self, ctx: TableContext, seat: Seat, events: list[Event]) -> list[str]:
-        locale = ctx.locale
-        lines: list[str] = []
-        for e in events:
-            if e.public or not e.visible_to(seat):
-                continue
-            if isinstance(e, CardDrawn):
-                lines.append(
-                    t(
-                        "complots.dm.drawn",
-                        locale,
-                        card=card(e.character, locale),
-                        table=ctx.table_id,
-                    )
-                )
-            elif isinstance(e, HandChanged | CardsDealt):
-                cards = ", ".join(card(c, locale) for c in e.hidden)
-                lines.append(t("complots.dm.hand", locale, cards=cards, table=ctx.table_id))
-            elif isinstance(e, ExchangeOffered):
-                cards = ", ".join(card(c, locale) for c in e.drawn)
-                lines.append(t("complots.dm.offered", locale, cards=cards, table=ctx.table_id))
-            elif isinstance(e, CardShown) and e.inquisitor == seat:
-                lines.append(
-                    t(
-                        "complots.dm.shown",
-                        locale,
-                        target=ctx.name(e.target),
-                        card=card(e.character, locale),
-                    )
-                )
-        return lines
+        lines = (
+            event_text(ctx, f"complots.dm.{_variant(e)}", e, describe)
+            for e in events
+            if not e.public and e.visible_to(seat) and _for_me(e, seat)
+        )
+        return [f"#{ctx.table_id} · {line}" for line in lines if line]
 
     def options_summary(self, options_json: str, locale: str | None) -> str:
         options = ComplotsOptions.model_validate_json(options_json)
         return t("complots.options", locale, variant=card(options.variant, locale))
+
+
+def describe(value: object, locale: str | None) -> str:
+    """Card and action names; tuples of cards as a list."""
+    if isinstance(value, Character):
+        return card(value, locale)
+    if isinstance(value, ActionKind):
+        return action_label(value, locale)
+    if isinstance(value, tuple):
+        return ", ".join(describe(v, locale) for v in value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _variant(event: Event) -> str:
+    """The event's text key: its type, refined where one type reads two ways."""
+    if isinstance(event, ActionDeclared) and event.claim is not None:
+        return "action_declared.claim"
+    if isinstance(event, ExamineVerdict):
+        return "examine_verdict.redraw" if event.redraw else "examine_verdict.give_back"
+    return str(vars(event)["type"])
+
+
+def _for_me(event: Event, seat: Seat) -> bool:
+    """The examined card is news to the Inquisitor only (the target knows its cards)."""
+    return not isinstance(event, CardShown) or event.inquisitor == seat
 
 
 def _state(ctx: TableContext) -> ComplotsState:

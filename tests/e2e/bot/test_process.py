@@ -96,6 +96,13 @@ class ProcessTable(Table):
         if snapshot.table.status is TableStatus.RUNNING:
             await self.fake.wait_for(shows_current_version, timeout=10, what="the table message")
 
+    async def wait_for_table_message(self, timeout: float = 10.0) -> None:
+        """The bot process stores the table message's id just after sending it."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while (table := await self.bot.repo.get_table(self.id)) is None or table.message_id is None:
+            assert asyncio.get_running_loop().time() < deadline, "no table message was stored"
+            await asyncio.sleep(0.02)
+
     async def assert_public_message_hides_secrets(self) -> None:
         return None  # checked in-process by the other e2e tests
 
@@ -156,7 +163,7 @@ async def test_sigterm_stops_cleanly_and_a_crash_loses_nothing(world: World) -> 
             found = await reader.tables.table_in_channel(world.channel.id)
             assert found is not None
             table = ProcessTable(world, found.id, reader)
-            await fake.wait_for(lambda: fake.channel_messages(world.channel), 10, "the lobby")
+            await table.wait_for_table_message()
             for user in players[1:]:
                 await (await table.click_label(user, "Join")).wait_response()
             await (await table.click_label(players[0], "Start")).wait_response()
