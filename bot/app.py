@@ -61,8 +61,8 @@ class GameMasterBot(commands.Bot):
             await self.load_extension(extension)
         await self._sync_commands()
         await self.scheduler.start(await self.tables.armed_deadlines())
-        for table in await self.repo.running_tables():
-            await self.renderer.refresh(table.id)
+        for table_id in await self.repo.tables_to_refresh():
+            await self.renderer.refresh(table_id)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id

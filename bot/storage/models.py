@@ -48,6 +48,8 @@ class TableRecord(Record):
     created_at: float
     """Unix time (seconds)."""
     updated_at: float
+    rendered_version: int | None = None
+    """The state version the table message shows (None: not rendered yet)."""
 
 
 class SeatRecord(Record):

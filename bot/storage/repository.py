@@ -88,6 +88,13 @@ class Repository(Protocol):
 
     async def set_message(self, table_id: int, message_id: int) -> None: ...
 
+    async def mark_rendered(self, table_id: int, version: int) -> None:
+        """The table message now shows this state version."""
+
+    async def tables_to_refresh(self) -> list[int]:
+        """Table ids whose message may be out of date: running tables whose message
+        shows an older state than the stored one, and every lobby (for boot)."""
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the table's deadline when the status is not RUNNING."""
 

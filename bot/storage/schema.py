@@ -103,6 +103,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
         "CREATE INDEX deadlines_by_due_at ON deadlines (due_at)",
     ),
+    # 2: which state version each table message shows (boot refreshes only stale ones)
+    ("ALTER TABLE tables ADD COLUMN rendered_version INTEGER",),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

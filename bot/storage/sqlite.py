@@ -58,7 +58,8 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
-    " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at"
+    " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
+    " rendered_version"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
@@ -89,6 +90,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         rematch_of=row["rematch_of"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        rendered_version=row["rendered_version"],
     )
 
 
@@ -345,6 +347,24 @@ class SqliteRepository:
             )
             if cursor.rowcount == 0:
                 raise UnknownTable(table_id)
+
+    async def mark_rendered(self, table_id: int, version: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE tables SET rendered_version = ? WHERE id = ?", (version, table_id)
+            )
+
+    async def tables_to_refresh(self) -> list[int]:
+        rows = await self._fetch(
+            """
+            SELECT t.id FROM tables t LEFT JOIN states s ON s.table_id = t.id
+            WHERE t.status = 'lobby'
+               OR (t.status = 'running'
+                   AND (t.rendered_version IS NULL OR t.rendered_version < s.version))
+            ORDER BY t.id
+            """
+        )
+        return [row["id"] for row in rows]
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the deadline unless the new status is RUNNING. Raises

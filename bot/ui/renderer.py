@@ -34,6 +34,9 @@ log = logging.getLogger("bot.render")
 
 DM_CLOSED = 50007
 MAX_MESSAGE = 2000
+CONCURRENT_WRITES = 16
+"""Discord writes in flight at once, over all tables (a boot refresh of many
+tables must not flood the API)."""
 
 
 class Renderer:
@@ -52,6 +55,7 @@ class Renderer:
         self._queues: dict[int, asyncio.Queue[Snapshot]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dm_warned: set[tuple[int, int]] = set()
+        self._writes = asyncio.Semaphore(CONCURRENT_WRITES)
 
     # --- the Listener side ---------------------------------------------------
 
@@ -77,11 +81,12 @@ class Renderer:
         while not queue.empty():
             latest = queue.get_nowait()
             try:
-                await self._post_step(latest)
-                while not queue.empty():
-                    latest = queue.get_nowait()
+                async with self._writes:
                     await self._post_step(latest)
-                await self._show_table(latest)
+                    while not queue.empty():
+                        latest = queue.get_nowait()
+                        await self._post_step(latest)
+                    await self._show_table(latest)
             except Exception:
                 log.exception("rendering table %s failed", table_id)
             if self.interval and queue.empty():
@@ -152,6 +157,7 @@ class Renderer:
                 await channel.get_partial_message(table.message_id).edit(
                     embed=embed, view=view, content=None
                 )
+                await self._rendered(snapshot)
                 return
         message = (
             await channel.send(embed=embed, view=view)
@@ -160,6 +166,11 @@ class Renderer:
         )
         await self.service.repo.set_message(table.id, message.id)
         table.message_id = message.id
+        await self._rendered(snapshot)
+
+    async def _rendered(self, snapshot: Snapshot) -> None:
+        if snapshot.version is not None:
+            await self.service.repo.mark_rendered(snapshot.table.id, snapshot.version)
 
     def table_message(self, ctx: TableContext) -> tuple[discord.Embed, list[discord.ui.Item[Any]]]:
         snapshot = ctx.snapshot

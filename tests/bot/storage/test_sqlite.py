@@ -844,3 +844,46 @@ async def test_cancelled_commit_rolls_back(
     monkeypatch.undo()
     await assert_untouched_after_v0(repo, table)
     assert await play(repo, table.id, 0)
+
+
+# --- rendering marks ------------------------------------------------------------
+
+
+async def test_tables_to_refresh_lists_lobbies_and_stale_messages(
+    repo: SqliteRepository,
+) -> None:
+    waiting = await lobby(repo, channel_id=1)
+    table = await running(repo, channel_id=2)
+    finished = await running(repo, channel_id=3)
+    await repo.set_status(finished.id, TableStatus.FINISHED)
+    assert await repo.tables_to_refresh() == [waiting.id, table.id], "never rendered yet"
+
+    await repo.mark_rendered(table.id, 0)
+    assert await repo.tables_to_refresh() == [waiting.id]
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.rendered_version == 0
+
+    assert await play(repo, table.id, 0)
+    assert await repo.tables_to_refresh() == [waiting.id, table.id], "a step not yet shown"
+
+
+async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(db_path) as connection:
+        for statement in schema.MIGRATIONS[0]:
+            connection.execute(statement)
+        connection.execute(
+            "INSERT INTO tables (guild_id, channel_id, game, status, creator_id, options_json,"
+            " turn_timeout, reaction_timeout, choice_timeout, created_at, updated_at)"
+            " VALUES (1, 2, 'complots', 'lobby', 3, '{}', 60, 20, 30, 0, 0)"
+        )
+        connection.execute("PRAGMA user_version = 1")
+    repository = SqliteRepository(db_path)
+    await repository.open()
+    try:
+        table = await repository.open_table_in_channel(2)
+        assert table is not None and table.rendered_version is None
+        assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
+        assert schema.SCHEMA_VERSION == 2
+    finally:
+        await repository.close()

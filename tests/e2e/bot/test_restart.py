@@ -28,8 +28,13 @@ async def test_restarts_during_a_window_a_choice_and_a_due_deadline(world: World
         window_message = await table.message()
     # Stopped with a reaction window open: carol and dave still to answer.
 
+    shown = len(window_message.history)
+
     async with fake.running(world.bot()) as bot:
         table = Table(world, bot, table.id)
+        assert len(fake.message(window_message.id).history) == shown, (
+            "an up-to-date table message is not edited at boot"
+        )
         challenge = await fake.click(carol, window_message, label="Challenge")
         await challenge.wait_response()
         assert challenge.response_type == 6, "a button sent by the old bot works"
@@ -39,10 +44,19 @@ async def test_restarts_during_a_window_a_choice_and_a_due_deadline(world: World
         panel = await table.click_code(carol, "ui.panel.choose")
         await panel.wait_response()
         assert panel.ephemeral
-    # Stopped while carol chooses the card she loses, her panel still open.
+    # Stopped while carol chooses the card she loses, her panel still open; as if
+    # the last step had not reached Discord, the message is marked as not rendered.
+    async with aiosqlite.connect(world.path / "tables.sqlite3") as db:
+        await db.execute("UPDATE tables SET rendered_version = NULL WHERE id = ?", (table.id,))
+        await db.commit()
+    shown = len(window_message.history)
 
     async with fake.running(world.bot()) as bot:
         table = Table(world, bot, table.id)
+        await table.settle()
+        assert len(fake.message(window_message.id).history) == shown + 1, (
+            "a table message behind the stored state is refreshed at boot"
+        )
         select = next(c for c in components_of(panel.message) if c.get("type") == 3)
         chosen = await fake.select(carol, panel.message, select["custom_id"], ["reveal.0"])
         await chosen.wait_response()
