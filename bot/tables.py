@@ -250,9 +250,8 @@ class TableService:
         options = game.options_model.model_validate_json(old.table.options_json)
         winners = self._winners(old)
         seats = [s for s in old.seats if not s.removed]
-        order = [s for s in seats if s.user_id == user_id] + [
-            s for s in seats if s.user_id != user_id
-        ]
+        clicker = next(i for i, s in enumerate(seats) if s.user_id == user_id)
+        order = seats[clicker:] + seats[:clicker]  # the same clockwise order
         if "first_player" in type(options).model_fields and winners:
             winner_user = old.seats[winners[0]].user_id
             first = next((i for i, s in enumerate(order) if s.user_id == winner_user), None)
@@ -284,7 +283,9 @@ class TableService:
             seat = next((s for s in seats if s.user_id == user_id and not s.removed), None)
             if seat is None:
                 raise Refusal("not_seated")
-            if version != record.version and not self._same_window(table_id, version):
+            if version > record.version or (
+                version != record.version and not self._same_window(table_id, version)
+            ):
                 raise Refusal("stale")
             try:
                 new, events = game.apply(state, seat.seat, choice)
