@@ -138,7 +138,7 @@ def hand_button(ctx: TableContext) -> discord.ui.Item[Any]:
     from .components import GameButton
 
     return GameButton(
-        ctx.table_id, 0, "ui.hand", label=t("table.my_hand", ctx.locale), emoji="🂠", row=4
+        ctx.table_id, 0, "ui.hand", label=t("table.my_hand", ctx.locale), emoji="🃏", row=4
     )
 
 

@@ -121,3 +121,25 @@ async def test_rematch_keeps_the_clockwise_order_and_the_winner_starts(
     options = ComplotsOptions.model_validate_json(rematch.table.options_json)
     assert options.first_player is not None
     assert rematch.seats[options.first_player].user_id == winner, "the last winner starts"
+
+
+async def test_lobby_limits(service: TableService) -> None:
+    snap = await service.create_table(
+        guild_id=1,
+        channel_id=3,
+        game="complots",
+        creator_id=1,
+        creator_name="u1",
+        options=ComplotsOptions(),
+        timeouts=TIMEOUTS,
+    )
+    table = snap.table.id
+    with pytest.raises(Refusal) as alone:
+        await service.start(table, 1, moderator=False)
+    assert alone.value.key == "too_few_players"
+    for user in range(2, 9):
+        await service.join(table, user, f"u{user}")
+    with pytest.raises(Refusal) as full:
+        await service.join(table, 9, "u9")
+    assert full.value.key == "table_full"
+    assert len((await service.snapshot(table)).seats) == 8
