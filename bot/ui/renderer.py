@@ -91,6 +91,9 @@ class Renderer:
                 log.exception("rendering table %s failed", table_id)
             if self.interval and queue.empty():
                 await asyncio.sleep(self.interval)
+        # Idle: forget this table (no await since the queue was seen empty).
+        self._queues.pop(table_id, None)
+        self._workers.pop(table_id, None)
 
     def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
         return TableContext(snapshot, locale, self.service.away_after)
