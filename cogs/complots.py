@@ -392,6 +392,9 @@ class ComplotsPresenter:
         )
         return [f"#{ctx.table_id} · {line}" for line in lines if line]
 
+    def table_image(self, ctx: TableContext) -> bytes | None:
+        return None  # Complots reads best as text
+
     def options_summary(self, options_json: str, locale: str | None) -> str:
         options = ComplotsOptions.model_validate_json(options_json)
         return t("complots.options", locale, variant=card(options.variant, locale))

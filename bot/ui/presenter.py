@@ -87,6 +87,10 @@ class Presenter(Protocol):
 
     def options_summary(self, options_json: str, locale: str | None) -> str: ...
 
+    def table_image(self, ctx: TableContext) -> bytes | None:
+        """A PNG of the table for games that draw one (public: no secret in it),
+        or None. Called in a worker thread: it must not touch the event loop."""
+
 
 def lobby_embed(
     ctx: TableContext, presenter: Presenter, minimum: int, maximum: int

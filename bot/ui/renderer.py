@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +36,7 @@ log = logging.getLogger("bot.render")
 
 DM_CLOSED = 50007
 MAX_MESSAGE = 2000
+PICTURE = "table.png"
 CONCURRENT_WRITES = 16
 """Discord writes in flight at once, over all tables (a boot refresh of many
 tables must not flood the API)."""
@@ -56,6 +59,8 @@ class Renderer:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dm_warned: set[tuple[int, int]] = set()
         self._writes = asyncio.Semaphore(CONCURRENT_WRITES)
+        self._pictures: dict[int, bytes] = {}
+        """Per table, the digest of the picture last uploaded."""
 
     # --- the Listener side ---------------------------------------------------
 
@@ -152,24 +157,43 @@ class Renderer:
     async def _show_table(self, snapshot: Snapshot) -> None:
         ctx = self.context(snapshot)
         embed, items = self.table_message(ctx)
-        view = view_of(items) if items else None
+        view = view_of(items) if items else discord.utils.MISSING
+        picture = await self._picture(ctx, embed)
         table = snapshot.table
         channel = self.client.get_partial_messageable(table.channel_id)
         if table.message_id is not None:
             with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(table.message_id).edit(
-                    embed=embed, view=view, content=None
-                )
+                message = channel.get_partial_message(table.message_id)
+                if picture is None:
+                    await message.edit(embed=embed, view=view if items else None, content=None)
+                else:
+                    await message.edit(
+                        embed=embed, view=view if items else None, attachments=[picture]
+                    )
                 await self._rendered(snapshot)
                 return
-        message = (
-            await channel.send(embed=embed, view=view)
-            if view is not None
-            else await channel.send(embed=embed)
-        )
-        await self.service.repo.set_message(table.id, message.id)
-        table.message_id = message.id
+            self._pictures.pop(table.id, None)  # a new message needs the picture again
+            picture = await self._picture(ctx, embed)
+        sent = await channel.send(embed=embed, view=view, file=picture or discord.utils.MISSING)
+        await self.service.repo.set_message(table.id, sent.id)
+        table.message_id = sent.id
         await self._rendered(snapshot)
+
+    async def _picture(self, ctx: TableContext, embed: discord.Embed) -> discord.File | None:
+        """The table's picture as a file to upload, or None when it did not change
+        since the last upload (the message keeps its attachment) or there is none."""
+        if ctx.snapshot.table.status is not TableStatus.RUNNING and ctx.snapshot.state is None:
+            return None
+        presenter = self.presenter(ctx.snapshot)
+        png = await asyncio.to_thread(presenter.table_image, ctx)
+        if png is None:
+            return None
+        embed.set_image(url=f"attachment://{PICTURE}")
+        digest = hashlib.sha256(png).digest()
+        if self._pictures.get(ctx.table_id) == digest:
+            return None
+        self._pictures[ctx.table_id] = digest
+        return discord.File(io.BytesIO(png), filename=PICTURE)
 
     async def _rendered(self, snapshot: Snapshot) -> None:
         if snapshot.version is not None:
