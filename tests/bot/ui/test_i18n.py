@@ -12,6 +12,7 @@ from games.complots import ActionKind, Character
 
 ROOT = Path(__file__).resolve().parents[3]
 PREFIXES = "refusal|lobby|table|admin|complots"
+FILE_NAME = re.compile(r"\.(png|jpg|json|py)$")
 LITERAL_KEY = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9_.]*[a-z0-9_])"|Refusal\(\s*"([a-z_]+)"')
 
 
@@ -21,6 +22,8 @@ def keys_in_code() -> set[str]:
         for path in (ROOT / folder).rglob("*.py"):
             for match in LITERAL_KEY.finditer(path.read_text()):
                 literal, refusal = match.groups()
+                if literal and FILE_NAME.search(literal):
+                    continue
                 keys.add(literal or f"refusal.{refusal}")
     return keys
 
