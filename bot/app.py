@@ -76,7 +76,7 @@ class GameMasterBot(commands.Bot):
     async def close(self) -> None:
         """Stop taking timeouts, flush what is queued for Discord, close the database."""
         await self.scheduler.stop()
-        await self.renderer.drain(timeout=3.0)
+        await self.renderer.stop(timeout=3.0)
         await self.repo.close()
         await super().close()
 

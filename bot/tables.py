@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from games.base import (
@@ -39,7 +39,6 @@ from .storage.models import (
     Deadline,
     EventRecord,
     SeatRecord,
-    StateRecord,
     TableRecord,
     TableStatus,
     Timeouts,
@@ -127,6 +126,7 @@ class TableService:
         self.seeds = seeds
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, Deadline] = {}
+        self._cache: dict[int, Snapshot] = {}
 
     # --- boot ------------------------------------------------------------------
 
@@ -164,6 +164,7 @@ class TableService:
             )
         except ChannelBusy as busy:
             raise Refusal("channel_busy", table=busy.table_id) from None
+        self.forget(table.id)
         return await self._notify(table.id)
 
     async def join(self, table_id: int, user_id: int, name: str) -> Snapshot:
@@ -181,6 +182,7 @@ class TableService:
                 raise Refusal("not_lobby") from None
             except UnknownTable:
                 raise Refusal("no_table") from None
+            self.forget(table_id)
             return await self._notify(table_id)
 
     async def leave(self, table_id: int, user_id: int) -> Snapshot:
@@ -194,6 +196,7 @@ class TableService:
                 raise Refusal("not_seated") from None
             except WrongStatus:
                 raise Refusal("not_lobby") from None
+            self.forget(table_id)
             return await self._notify(table_id)
 
     async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
@@ -203,6 +206,7 @@ class TableService:
                 raise Refusal("not_lobby")
             self._require_creator(table, user_id, moderator)
             await self.repo.set_status(table_id, TableStatus.CANCELLED)
+            self.forget(table_id)
             return await self._notify(table_id)
 
     async def start(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
@@ -237,6 +241,7 @@ class TableService:
                 deadline=deadline,
             )
             self._arm(table_id, deadline)
+            self.forget(table_id)
             return await self._notify(table_id, started=True)
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Snapshot:
@@ -271,6 +276,7 @@ class TableService:
             raise Refusal("channel_busy", table=busy.table_id) from None
         for seat in order[1:]:
             await self.repo.add_seat(table.id, seat.user_id, seat.name, max_seats=game.max_players)
+        self.forget(table.id)
         return await self._notify(table.id)
 
     # --- playing -----------------------------------------------------------------
@@ -278,78 +284,98 @@ class TableService:
     async def act(self, table_id: int, version: int, user_id: int, choice: object) -> Snapshot:
         """Apply a player's choice clicked at ``version``. Raises Refusal."""
         async with self._lock(table_id):
-            table, game, record, state = await self._running(table_id)
-            seats = await self.repo.seats(table_id)
-            seat = next((s for s in seats if s.user_id == user_id and not s.removed), None)
-            if seat is None:
-                raise Refusal("not_seated")
-            if version > record.version or (
-                version != record.version and not self._same_window(table_id, version)
-            ):
+            for attempt in range(2):  # a copy behind the database reloads once
+                snap, game = await self._running(table_id)
+                seat = snap.seat_of(user_id)
+                if seat is None:
+                    raise Refusal("not_seated")
+                current = snap.version or 0
+                if version > current and attempt == 0:
+                    self.forget(table_id)  # another process moved the table on
+                    continue
+                if version > current or (
+                    version != current and not self._same_window(table_id, version)
+                ):
+                    raise Refusal("stale")
+                new, events = self._apply(
+                    game, snap.state, seat.seat, choice, stale=version != current
+                )
+                action = ActionRecord(
+                    table_id=table_id,
+                    version=current + 1,
+                    kind=ActionKind.CHOICE,
+                    seat=seat.seat,
+                    user_id=user_id,
+                    choice_json=game.choice_adapter.dump_json(choice).decode(),
+                    created_at=self.clock(),
+                )
+                if await self._commit(snap, game, new, events, action):
+                    break
+            else:
                 raise Refusal("stale")
-            try:
-                new, events = game.apply(state, seat.seat, choice)
-            except GameIsOver:
-                raise Refusal("stale") from None
-            except NotPrompted:
-                raise Refusal("stale" if version != record.version else "not_prompted") from None
-            except IllegalChoice:
-                raise Refusal("stale" if version != record.version else "not_allowed") from None
-            action = ActionRecord(
-                table_id=table_id,
-                version=record.version + 1,
-                kind=ActionKind.CHOICE,
-                seat=seat.seat,
-                user_id=user_id,
-                choice_json=game.choice_adapter.dump_json(choice).decode(),
-                created_at=self.clock(),
-            )
-            await self._commit(table, game, record, new, events, action)
             if seat.away_strikes:
-                await self.repo.update_seat(table_id, seat.seat, away_strikes=0)
+                await self._set_strikes(table_id, {seat.seat: 0})
             return await self._notify(table_id, events)
+
+    @staticmethod
+    def _apply(
+        game: AnyGame, state: Any, seat: Seat, choice: object, *, stale: bool
+    ) -> tuple[GameState, list[Event]]:
+        try:
+            new: GameState
+            new, events = game.apply(state, seat, choice)
+        except GameIsOver:
+            raise Refusal("stale") from None
+        except NotPrompted:
+            raise Refusal("stale" if stale else "not_prompted") from None
+        except IllegalChoice:
+            raise Refusal("stale" if stale else "not_allowed") from None
+        return new, events
 
     async def fire(self, deadline: Deadline) -> None:
         """The scheduler's callback: apply the open window's timeout defaults."""
-        events: list[Event] = []
         async with self._lock(deadline.table_id):
             try:
-                table, game, record, state = await self._running(deadline.table_id)
+                snap, game = await self._running(deadline.table_id)
             except Refusal:
                 return
-            prompts = game.prompts(state)
+            prompts = game.prompts(snap.state)
             if not prompts or prompts[0].window != deadline.window:
                 log.info("deadline of table %s is stale", deadline.table_id)
                 return
-            new, events = game.timeout(state)
+            new, events = game.timeout(snap.state)
             action = ActionRecord(
-                table_id=table.id,
-                version=record.version + 1,
+                table_id=snap.table.id,
+                version=(snap.version or 0) + 1,
                 kind=ActionKind.TIMEOUT,
                 created_at=self.clock(),
             )
-            await self._commit(table, game, record, new, events, action)
-            await self._count_away(table.id, prompts)
+            if not await self._commit(snap, game, new, events, action):
+                return  # another process moved the table on; its deadline is its own
+            turns = {p.player for p in prompts if p.kind is PromptKind.TURN}
+            strikes = {s.seat: s.away_strikes + 1 for s in snap.seats if s.seat in turns}
+            await self._set_strikes(snap.table.id, strikes)
             await self._notify(deadline.table_id, events)
 
     async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
         """A moderator takes a seat out: its cards are revealed as lost."""
         async with self._lock(table_id):
-            table, game, record, state = await self._running(table_id)
-            seats = await self.repo.seats(table_id)
-            if not 0 <= seat < len(seats) or seats[seat].removed:
+            snap, game = await self._running(table_id)
+            if not 0 <= seat < len(snap.seats) or snap.seats[seat].removed:
                 raise Refusal("no_such_seat")
-            new, events = game.forfeit(state, seat)
+            new, events = game.forfeit(snap.state, seat)
             action = ActionRecord(
                 table_id=table_id,
-                version=record.version + 1,
+                version=(snap.version or 0) + 1,
                 kind=ActionKind.FORFEIT,
                 seat=seat,
                 user_id=by_user,
                 created_at=self.clock(),
             )
-            await self._commit(table, game, record, new, events, action)
+            if not await self._commit(snap, game, new, events, action):
+                raise Refusal("stale")
             await self.repo.update_seat(table_id, seat, removed=True)
+            self.forget(table_id)
             return await self._notify(table_id, events)
 
     async def end(self, table_id: int) -> Snapshot:
@@ -360,18 +386,42 @@ class TableService:
                 raise Refusal("not_open")
             await self.repo.set_status(table_id, TableStatus.CANCELLED)
             self._disarm(table_id)
+            self.forget(table_id)
             return await self._notify(table_id)
 
     # --- reading -------------------------------------------------------------------
 
     async def snapshot(self, table_id: int) -> Snapshot:
+        """The table as it is now: from memory, loaded from the database once.
+
+        Every change goes through this service, which keeps the cached copy up
+        to date (or forgets it); a compare-and-set lost to another process
+        forgets it too, so the next look reloads."""
+        cached = self._cache.get(table_id)
+        if cached is None:
+            cached = await self._load(table_id)
+            self._cache[table_id] = cached
+        return replace(cached, deadline=self._deadlines.get(table_id), events=[], started=False)
+
+    def forget(self, table_id: int) -> None:
+        """Drop the cached copy (after a change made elsewhere, e.g. a test's setup)."""
+        self._cache.pop(table_id, None)
+
+    async def message_posted(self, table_id: int, message_id: int) -> None:
+        """The renderer posted a new table message."""
+        await self.repo.set_message(table_id, message_id)
+        cached = self._cache.get(table_id)
+        if cached is not None:
+            table = cached.table.model_copy(update={"message_id": message_id})
+            self._cache[table_id] = replace(cached, table=table)
+
+    async def _load(self, table_id: int) -> Snapshot:
         table = await self._table(table_id)
         seats = await self.repo.seats(table_id)
         record = await self.repo.load_state(table_id)
-        snap = Snapshot(table=table, seats=seats, deadline=self._deadlines.get(table_id))
+        snap = Snapshot(table=table, seats=seats)
         if record is not None:
-            game = self.game(table.game)
-            snap.state = game.state_model.model_validate_json(record.state_json)
+            snap.state = self.game(table.game).state_model.model_validate_json(record.state_json)
             snap.version = record.version
         return snap
 
@@ -395,15 +445,12 @@ class TableService:
             raise Refusal("no_table")
         return table
 
-    async def _running(self, table_id: int) -> tuple[TableRecord, AnyGame, StateRecord, Any]:
-        table = await self._table(table_id)
-        if table.status is not TableStatus.RUNNING:
-            raise Refusal("stale" if table.status is TableStatus.FINISHED else "not_running")
-        record = await self.repo.load_state(table_id)
-        if record is None:
-            raise Refusal("not_running")
-        game = self.game(table.game)
-        return table, game, record, game.state_model.model_validate_json(record.state_json)
+    async def _running(self, table_id: int) -> tuple[Snapshot, AnyGame]:
+        snap = await self.snapshot(table_id)
+        status = snap.table.status
+        if status is not TableStatus.RUNNING or snap.state is None:
+            raise Refusal("stale" if status is TableStatus.FINISHED else "not_running")
+        return snap, self.game(snap.table.game)
 
     @staticmethod
     def _require_creator(table: TableRecord, user_id: int, moderator: bool) -> None:
@@ -446,14 +493,16 @@ class TableService:
 
     async def _commit(
         self,
-        table: TableRecord,
+        snap: Snapshot,
         game: AnyGame,
-        record: StateRecord,
         new: GameState,
         events: list[Event],
         action: ActionRecord,
-    ) -> None:
-        version = record.version + 1
+    ) -> bool:
+        """Write one step (compare-and-set); on success the cache holds the new
+        state. False when another writer moved the table on (the cache is dropped)."""
+        table = snap.table
+        version = action.version
         finished = game.result(new) is not None
         deadline = None
         if not finished:
@@ -462,7 +511,7 @@ class TableService:
             )
         committed = await self.repo.commit(
             table.id,
-            expected_version=record.version,
+            expected_version=version - 1,
             state_json=new.model_dump_json(),
             action=action,
             events=[
@@ -479,8 +528,14 @@ class TableService:
             status=TableStatus.FINISHED if finished else None,
         )
         if not committed:
-            raise Refusal("stale")
+            self.forget(table.id)
+            return False
+        status = TableStatus.FINISHED if finished else table.status
+        self._cache[table.id] = replace(
+            snap, table=table.model_copy(update={"status": status}), state=new, version=version
+        )
         self._arm(table.id, deadline)
+        return True
 
     def _arm(self, table_id: int, deadline: Deadline | None) -> None:
         if deadline is None:
@@ -494,13 +549,17 @@ class TableService:
         self._deadlines.pop(table_id, None)
         self.scheduler.disarm(table_id)
 
-    async def _count_away(self, table_id: int, timed_out: list[Prompt[Any]]) -> None:
-        """A seat whose own turn timed out gets a strike; any answer clears them."""
-        seats = await self.repo.seats(table_id)
-        for prompt in timed_out:
-            if prompt.kind is PromptKind.TURN:
-                strikes = seats[prompt.player].away_strikes + 1
-                await self.repo.update_seat(table_id, prompt.player, away_strikes=strikes)
+    async def _set_strikes(self, table_id: int, strikes: dict[Seat, int]) -> None:
+        """Consecutive timed-out turns per seat (an answer clears them)."""
+        for seat, count in strikes.items():
+            await self.repo.update_seat(table_id, seat, away_strikes=count)
+        cached = self._cache.get(table_id)
+        if cached is not None and strikes:
+            seats = [
+                s.model_copy(update={"away_strikes": strikes[s.seat]}) if s.seat in strikes else s
+                for s in cached.seats
+            ]
+            self._cache[table_id] = replace(cached, seats=seats)
 
     def is_away(self, seat: SeatRecord) -> bool:
         return seat.away_strikes >= self.away_after

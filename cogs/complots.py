@@ -57,6 +57,7 @@ def action_label(action: ActionKind, locale: str | None) -> str:
 class ComplotsPresenter:
     game = "complots"
     title_key = "complots.title"
+    draws = False
 
     # --- public table message ------------------------------------------------
 

@@ -9,7 +9,9 @@ logged and still answered politely.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +27,10 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("bot.clicks")
+
+ANSWER_BUDGET = 1.5
+"""Seconds of work before a click is answered first (Discord allows 3)."""
+UNKNOWN_INTERACTION = 10062
 
 
 class Controller:
@@ -50,6 +56,8 @@ class Controller:
                 await self._choose(interaction, table_id, version, code, private=False)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
+        except discord.NotFound as error:
+            self._expired(interaction, error)
         except Exception:
             log.exception("click %s on table %s failed", code, table_id)
             await self.refuse(interaction, Refusal("error"))
@@ -68,6 +76,8 @@ class Controller:
             await self._choose(interaction, table_id, version, values[0], private=True)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
+        except discord.NotFound as error:
+            self._expired(interaction, error)
         except Exception:
             log.exception("select %s on table %s failed", code, table_id)
             await self.refuse(interaction, Refusal("error"))
@@ -75,12 +85,24 @@ class Controller:
     # --- answers -------------------------------------------------------------------
 
     @staticmethod
+    def _expired(interaction: discord.Interaction[Any], error: discord.NotFound) -> None:
+        """Discord no longer accepts an answer: the step (if any) stands; say it in the log."""
+        if error.code != UNKNOWN_INTERACTION:
+            raise error
+        log.warning("interaction %s expired before it was answered", interaction.id)
+
+    @staticmethod
     async def refuse(interaction: discord.Interaction[Any], refusal: Refusal) -> None:
         text = t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.args_)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_INTERACTION:
+                raise
+            log.warning("interaction %s expired before it was answered", interaction.id)
 
     @staticmethod
     async def show_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
@@ -112,13 +134,35 @@ class Controller:
             choice = decode(code, game.choice_adapter, choice_models(game.choice_types))
         except BadCode:
             raise Refusal("not_allowed") from None
-        await self.service.act(table_id, version, interaction.user.id, choice)
-        if private:
-            await interaction.response.edit_message(
-                content=t("table.choice_done", interaction.locale.value), view=None, embed=None
-            )
-        else:
+        await self.answer_after(
+            interaction,
+            self.service.act(table_id, version, interaction.user.id, choice),
+            done_text=t("table.choice_done", interaction.locale.value) if private else None,
+        )
+
+    @staticmethod
+    async def answer_after(
+        interaction: discord.Interaction[Any],
+        work: Coroutine[Any, Any, object],
+        *,
+        done_text: str | None = None,
+    ) -> None:
+        """Do the work, then answer: silently, or by replacing the clicked (ephemeral)
+        message with ``done_text``. Work that outlasts ANSWER_BUDGET is answered
+        first (deferred) so Discord's 3 s deadline always holds; a Refusal then
+        comes as an ephemeral follow-up (see ``refuse``)."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
+        if not done:
             await interaction.response.defer()
+        await task
+        if not interaction.response.is_done():
+            if done_text is None:
+                await interaction.response.defer()
+            else:
+                await interaction.response.edit_message(content=done_text, view=None, embed=None)
+        elif done_text is not None:
+            await interaction.edit_original_response(content=done_text, view=None, embed=None)
 
     # --- UI operations ---------------------------------------------------------------
 
@@ -135,14 +179,17 @@ class Controller:
             await service.leave(table_id, user.id)
             await self._ephemeral(interaction, "lobby.left")
         elif code == "ui.start":
-            await service.start(table_id, user.id, moderator=await self.is_moderator(interaction))
-            await interaction.response.defer()
+            moderator = await self.is_moderator(interaction)
+            await self.answer_after(
+                interaction, service.start(table_id, user.id, moderator=moderator)
+            )
         elif code == "ui.cancel":
-            await service.cancel(table_id, user.id, moderator=await self.is_moderator(interaction))
-            await interaction.response.defer()
+            moderator = await self.is_moderator(interaction)
+            await self.answer_after(
+                interaction, service.cancel(table_id, user.id, moderator=moderator)
+            )
         elif code == "ui.rematch":
-            await service.rematch(table_id, user.id, name)
-            await interaction.response.defer()
+            await self.answer_after(interaction, service.rematch(table_id, user.id, name))
         elif code == "ui.log":
             await self._log(interaction, table_id)
         elif code.startswith("ui.panel."):

@@ -66,6 +66,8 @@ class TableContext:
 class Presenter(Protocol):
     game: str
     title_key: str
+    draws: bool
+    """Whether ``table_image`` draws a picture (the renderer skips it otherwise)."""
 
     def table_embed(self, ctx: TableContext) -> discord.Embed:
         """The running or finished game (public: spectator view or final state)."""

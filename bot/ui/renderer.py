@@ -60,6 +60,7 @@ class Renderer:
         self._dm_warned: set[tuple[int, int]] = set()
         self._writes = asyncio.Semaphore(CONCURRENT_WRITES)
         self._pictures: dict[int, bytes] = {}
+        self._dm_channels: dict[int, discord.PartialMessageable] = {}
         """Per table, the digest of the picture last uploaded."""
 
     # --- the Listener side ---------------------------------------------------
@@ -84,14 +85,11 @@ class Renderer:
 
     async def _work(self, table_id: int, queue: asyncio.Queue[Snapshot]) -> None:
         while not queue.empty():
-            latest = queue.get_nowait()
+            steps = [queue.get_nowait() for _ in range(queue.qsize())]
             try:
-                async with self._writes:
-                    await self._post_step(latest)
-                    while not queue.empty():
-                        latest = queue.get_nowait()
-                        await self._post_step(latest)
-                    await self._show_table(latest)
+                await self._show_table(steps[-1])  # what players click comes first
+                for step in steps:
+                    await self._post_step(step)
             except Exception:
                 log.exception("rendering table %s failed", table_id)
             if self.interval and queue.empty():
@@ -99,6 +97,15 @@ class Renderer:
         # Idle: forget this table (no await since the queue was seen empty).
         self._queues.pop(table_id, None)
         self._workers.pop(table_id, None)
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Flush what is queued (bounded), then cancel what is left (shutdown)."""
+        await self.drain(timeout)
+        workers = [w for w in self._workers.values() if not w.done()]
+        for worker in workers:
+            worker.cancel()
+        if workers:
+            await asyncio.wait(workers, timeout=1.0)
 
     def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
         return TableContext(snapshot, locale, self.service.away_after)
@@ -125,7 +132,8 @@ class Renderer:
     async def _send_lines(self, channel_id: int, lines: list[str]) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         for chunk in _chunks(lines):
-            await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True))
+            async with self._writes:
+                await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True))
 
     async def _dm(
         self, ctx: TableContext, seat: int, text: str, embed: discord.Embed | None = None
@@ -133,17 +141,30 @@ class Renderer:
         """A DM that never blocks the game: a closed DM is told once in the channel."""
         user_id = ctx.snapshot.seats[seat].user_id
         try:
-            channel = await self.client.create_dm(discord.Object(user_id))
-            if embed is not None:
-                await channel.send(text[:MAX_MESSAGE] or None, embed=embed)
-            else:
-                await channel.send(text[:MAX_MESSAGE])
+            channel = await self._dm_channel(user_id)
+            async with self._writes:
+                if embed is not None:
+                    await channel.send(text[:MAX_MESSAGE] or None, embed=embed)
+                else:
+                    await channel.send(text[:MAX_MESSAGE])
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, error)
             await self._warn_dm_closed(ctx, user_id)
         except discord.HTTPException:
             log.exception("DM to %s failed", user_id)
+
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel, opened once (discord.py keeps only 128 of them)."""
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            async with self._writes:
+                opened = await self.client.create_dm(discord.Object(user_id))
+            channel = self.client.get_partial_messageable(
+                opened.id, type=discord.ChannelType.private
+            )
+            self._dm_channels[user_id] = channel
+        return channel
 
     async def _warn_dm_closed(self, ctx: TableContext, user_id: int) -> None:
         key = (ctx.table_id, user_id)
@@ -157,26 +178,29 @@ class Renderer:
     async def _show_table(self, snapshot: Snapshot) -> None:
         ctx = self.context(snapshot)
         embed, items = self.table_message(ctx)
-        view = view_of(items) if items else discord.utils.MISSING
+        view = view_of(items) if items else None
         picture = await self._picture(ctx, embed)
         table = snapshot.table
         channel = self.client.get_partial_messageable(table.channel_id)
         if table.message_id is not None:
             with contextlib.suppress(discord.NotFound):
                 message = channel.get_partial_message(table.message_id)
-                if picture is None:
-                    await message.edit(embed=embed, view=view if items else None, content=None)
-                else:
-                    await message.edit(
-                        embed=embed, view=view if items else None, attachments=[picture]
-                    )
+                async with self._writes:
+                    if picture is None:
+                        await message.edit(embed=embed, view=view, content=None)
+                    else:
+                        await message.edit(embed=embed, view=view, attachments=[picture])
                 await self._rendered(snapshot)
                 return
             self._pictures.pop(table.id, None)  # a new message needs the picture again
             picture = await self._picture(ctx, embed)
-        sent = await channel.send(embed=embed, view=view, file=picture or discord.utils.MISSING)
-        await self.service.repo.set_message(table.id, sent.id)
-        table.message_id = sent.id
+        async with self._writes:
+            sent = await channel.send(
+                embed=embed,
+                view=view or discord.utils.MISSING,
+                file=picture or discord.utils.MISSING,
+            )
+        await self.service.message_posted(table.id, sent.id)
         await self._rendered(snapshot)
 
     async def _picture(self, ctx: TableContext, embed: discord.Embed) -> discord.File | None:
@@ -185,6 +209,8 @@ class Renderer:
         if ctx.snapshot.table.status is not TableStatus.RUNNING and ctx.snapshot.state is None:
             return None
         presenter = self.presenter(ctx.snapshot)
+        if not presenter.draws:
+            return None
         png = await asyncio.to_thread(presenter.table_image, ctx)
         if png is None:
             return None

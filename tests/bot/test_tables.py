@@ -11,7 +11,7 @@ import pytest
 from bot.storage.models import Deadline, TableStatus, Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import Refusal, TableService
-from games.complots import ActionKind, ComplotsOptions
+from games.complots import ActionKind, ComplotsOptions, ComplotsState
 from games.complots.models import Act, Pass
 
 TIMEOUTS = Timeouts(turn=60, reaction=20, choice=30)
@@ -143,3 +143,27 @@ async def test_lobby_limits(service: TableService) -> None:
         await service.join(table, 9, "u9")
     assert full.value.key == "table_full"
     assert len((await service.snapshot(table)).seats) == 8
+
+
+async def test_two_services_on_one_database_never_lose_or_double_a_step(
+    service: TableService, tmp_path: Path
+) -> None:
+    """Two processes (as with sharding): each acts on its cached copy; the
+    compare-and-set makes the one behind reload and judge the click again."""
+    table = await started(service)
+    other_repo = SqliteRepository(tmp_path / "t.sqlite3")
+    await other_repo.open()
+    try:
+        other = TableService(other_repo, RecordingScheduler())
+        await other.snapshot(table)  # cached at version 0
+        await service.act(table, 0, USERS[0], Act(action=ActionKind.INCOME))
+        # A click rendered at version 1 reaches the process whose copy is at 0.
+        await other.act(table, 1, USERS[1], Act(action=ActionKind.INCOME))
+        with pytest.raises(Refusal) as again:
+            await service.act(table, 1, USERS[1], Act(action=ActionKind.INCOME))
+        assert again.value.key == "stale", "the same click through the other process: once"
+        snap = await other.snapshot(table)
+        assert snap.version == 2 and isinstance(snap.state, ComplotsState)
+        assert [p.coins for p in snap.state.players] == [3, 3, 2, 2]
+    finally:
+        await other_repo.close()

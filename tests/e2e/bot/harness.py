@@ -213,5 +213,6 @@ async def rig(table: Table, hands: list[list[Any]], **kwargs: Any) -> None:
             (state.model_dump_json(), table.id),
         )
         await db.commit()
+    table.bot.tables.forget(table.id)
     await table.bot.renderer.refresh(table.id)
     await table.settle()

@@ -19,6 +19,8 @@ from .harness import Table, World, rig
 class DrawnComplots(ComplotsPresenter):
     """Complots with a (test) picture of the turn number."""
 
+    draws = True
+
     def table_image(self, ctx: TableContext) -> bytes | None:
         state = ctx.snapshot.state
         assert isinstance(state, ComplotsState)

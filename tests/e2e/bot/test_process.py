@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.storage.models import TableStatus
 from bot.storage.sqlite import SqliteRepository
-from bot.tables import TableService
+from bot.tables import Snapshot, TableService
 from games.complots import ActionKind
 from games.complots.models import Act, Pass
 from tests.e2e.fake_discord import FakeDiscord
@@ -117,7 +117,7 @@ class Reader:
 
     def __init__(self, path: Path) -> None:
         self.repo = SqliteRepository(path / "tables.sqlite3")
-        self.tables = TableService(self.repo, _NoScheduler())
+        self.tables = _FreshReads(self.repo, _NoScheduler())
 
     async def __aenter__(self) -> Reader:
         await self.repo.open()
@@ -125,6 +125,14 @@ class Reader:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.repo.close()
+
+
+class _FreshReads(TableService):
+    """The bot process changes the tables: never trust a cached copy here."""
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        self.forget(table_id)
+        return await super().snapshot(table_id)
 
 
 class _NoScheduler:
