@@ -17,7 +17,10 @@ from typing import Any
 from games.base import Game
 from games.registry import GAMES
 
-PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"complots": (2, 4, 8)}
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
+    "complots": (2, 4, 8),
+    "conspiracy": (2, 3, 4),
+}
 
 
 def play_one(game: Game[Any, Any, Any, Any], players: int, seed: int) -> int:

@@ -6,5 +6,6 @@ from typing import Any
 
 from games.base import Game
 from games.complots import GAME as COMPLOTS
+from games.conspiracy import GAME as CONSPIRACY
 
-GAMES: dict[str, Game[Any, Any, Any, Any]] = {COMPLOTS.name: COMPLOTS}
+GAMES: dict[str, Game[Any, Any, Any, Any]] = {game.name: game for game in (COMPLOTS, CONSPIRACY)}
