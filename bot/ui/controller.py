@@ -33,6 +33,11 @@ ANSWER_BUDGET = 1.5
 UNKNOWN_INTERACTION = 10062
 
 
+def _outcome_seen(task: asyncio.Future[object]) -> None:
+    if not task.cancelled() and isinstance(task.exception(), Refusal):
+        log.info("a step finished after its interaction expired: %s", task.exception())
+
+
 class Controller:
     def __init__(
         self,
@@ -152,6 +157,9 @@ class Controller:
         first (deferred) so Discord's 3 s deadline always holds; a Refusal then
         comes as an ephemeral follow-up (see ``refuse``)."""
         task = asyncio.ensure_future(work)
+        # If answering fails (the interaction expired), the step still runs to its
+        # end; its outcome is then only in the log, never "never retrieved".
+        task.add_done_callback(_outcome_seen)
         done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
         if not done:
             await interaction.response.defer()
