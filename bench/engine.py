@@ -20,6 +20,7 @@ from games.registry import GAMES
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
     "complots": (2, 4, 8),
     "conspiracy": (2, 3, 4),
+    "mascarade": (4, 8, 13),
 }
 
 

@@ -7,5 +7,8 @@ from typing import Any
 from games.base import Game
 from games.complots import GAME as COMPLOTS
 from games.conspiracy import GAME as CONSPIRACY
+from games.mascarade import GAME as MASCARADE
 
-GAMES: dict[str, Game[Any, Any, Any, Any]] = {game.name: game for game in (COMPLOTS, CONSPIRACY)}
+GAMES: dict[str, Game[Any, Any, Any, Any]] = {
+    game.name: game for game in (COMPLOTS, CONSPIRACY, MASCARADE)
+}

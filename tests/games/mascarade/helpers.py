@@ -1,0 +1,128 @@
+"""A small driver for Mascarade scenario tests: rigged cards, coins and turn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TypeVar
+
+from games.base import Event, Seat
+from games.mascarade import GAME, Character, MascaradeOptions, MascaradeState
+from games.mascarade.models import Contest, Knowledge, MascaradeChoice, Memory, Pass, Stage
+
+EventT = TypeVar("EventT", bound=Event)
+PASS = Pass()
+
+JUDGE = Character.JUDGE
+BISHOP = Character.BISHOP
+KING = Character.KING
+QUEEN = Character.QUEEN
+FOOL = Character.FOOL
+THIEF = Character.THIEF
+WITCH = Character.WITCH
+SPY = Character.SPY
+PEASANT = Character.PEASANT
+CHEAT = Character.CHEAT
+INQUISITOR = Character.INQUISITOR
+WIDOW = Character.WIDOW
+
+
+def rigged(
+    hands: Sequence[Character | Sequence[Character]],
+    *,
+    centre: Sequence[Character] = (),
+    coins: Sequence[int] | None = None,
+    turn: Seat = 0,
+    turn_number: int = 10,
+    courthouse: int = 0,
+    seed: int = 7,
+) -> MascaradeState:
+    """A game at the start of ``turn``'s turn (past the four forced swaps) with these
+    cards face down (one character per seat, or a hand per seat) and nobody knowing
+    any card. The set in play is exactly the cards given."""
+    seat_hands = [[h] if isinstance(h, Character) else list(h) for h in hands]
+    players = len(seat_hands)
+    state = GAME.setup(players, MascaradeOptions(first_player=turn), seed)
+    cards = [c for hand in seat_hands for c in hand] + list(centre)
+    order = list(Character)
+    state.characters = sorted(cards, key=order.index)
+    state.hand_size = len(seat_hands[0])
+    state.centre_size = len(centre)
+    state.cards = cards
+    state.coins = list(coins) if coins is not None else [6] * players
+    state.courthouse = courthouse
+    state.knowledge = [unknowing(len(cards)) for _ in range(players)]
+    state.public = unknowing(len(cards))
+    state.turn_number = turn_number
+    state.must_swap = False
+    state.stage = Stage.TURN
+    return state
+
+
+def unknowing(places: int) -> Knowledge:
+    return Knowledge(seen=[None] * places, stale=[False] * places)
+
+
+class Table:
+    """Plays choices on a state and keeps every event, like a table would."""
+
+    def __init__(self, state: MascaradeState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def do(self, seat: Seat, choice: MascaradeChoice) -> list[Event]:
+        self.state, events = GAME.apply(self.state, seat, choice)
+        self.events.extend(events)
+        return events
+
+    def timeout(self) -> list[Event]:
+        self.state, events = GAME.timeout(self.state)
+        self.events.extend(events)
+        return events
+
+    def remove(self, seat: Seat) -> list[Event]:
+        self.state, events = GAME.forfeit(self.state, seat)
+        self.events.extend(events)
+        return events
+
+    def stage(self) -> Stage:
+        return self.state.stage
+
+    def prompted(self) -> list[Seat]:
+        return [p.player for p in GAME.prompts(self.state)]
+
+    def choices(self, seat: Seat) -> tuple[MascaradeChoice, ...]:
+        prompt = GAME.prompt_for(self.state, seat)
+        assert prompt is not None, f"seat {seat} is not prompted"
+        return prompt.choices
+
+    def coins(self) -> list[int]:
+        return list(self.state.coins)
+
+    def card(self, seat: Seat | None, slot: int = 0) -> Character:
+        return self.state.cards[GAME.place(self.state, seat, slot)]
+
+    def memory(self, viewer: Seat | None, seat: Seat | None, slot: int = 0) -> Memory | None:
+        """What ``viewer`` (None: a spectator) shows of a card in its own view."""
+        view = GAME.view(self.state, viewer)
+        cards = view.centre if seat is None else view.players[seat].cards
+        return cards[slot]
+
+    def of_type(self, kind: type[EventT]) -> list[EventT]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def pass_all(self) -> None:
+        """Everybody still to be asked stays silent."""
+        self.contest_round()
+
+    def contest_round(self, contesters: dict[Seat, int] | Sequence[Seat] = ()) -> None:
+        """Answer the whole contest round in its order: the given seats contest (with
+        the given slot, default 0), everyone else stays silent."""
+        slots = contesters if isinstance(contesters, dict) else dict.fromkeys(contesters, 0)
+        while self.state.stage is Stage.CONTEST:
+            (seat,) = self.prompted()
+            self.do(seat, Contest(slot=slots[seat]) if seat in slots else PASS)
+
+
+def card_counts(state: MascaradeState) -> Counter[Character]:
+    return Counter(state.cards)
