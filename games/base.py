@@ -244,6 +244,11 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     def prompt_for(self, state: StateT, seat: Seat) -> Prompt[ChoiceT] | None:
         return next((p for p in self.prompts(state) if p.player == seat), None)
 
+    def awaiting(self, state: StateT) -> list[Seat]:
+        """Who is being asked something now. Games override it with a cheaper
+        version (no choices built), as rendering asks it often."""
+        return [p.player for p in self.prompts(state)]
+
     def timeout(self, state: StateT) -> tuple[StateT, list[Event]]:
         """Apply every open prompt's default, as when its window's deadline passes.
 
