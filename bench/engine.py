@@ -21,6 +21,7 @@ PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
     "complots": (2, 4, 8),
     "conspiracy": (2, 3, 4),
     "mascarade": (4, 8, 13),
+    "bloody_inn": (1, 2, 4),
 }
 
 

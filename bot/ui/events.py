@@ -28,6 +28,7 @@ SEAT_FIELDS = frozenset(
         "victim",
         "inquisitor",
         "winner",
+        "owner",
     }
 )
 
