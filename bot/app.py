@@ -26,7 +26,7 @@ from .ui.renderer import Renderer
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.complots", "cogs.tables", "cogs.admin")
+EXTENSIONS = ("cogs.complots", "cogs.conspiracy", "cogs.tables", "cogs.admin")
 
 
 class GameMasterBot(commands.Bot):
