@@ -4,6 +4,7 @@ renderer and the cogs together, and answers slash-command errors politely."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, cast
 
 import discord
@@ -31,7 +32,12 @@ EXTENSIONS = ("cogs.complots", "cogs.conspiracy", "cogs.tables", "cogs.admin")
 
 class GameMasterBot(commands.Bot):
     def __init__(
-        self, settings: Settings, *, repo: Repository | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        repo: Repository | None = None,
+        seeds: Callable[[], int] | None = None,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -47,6 +53,8 @@ class GameMasterBot(commands.Bot):
         self.repo: Repository = repo or SqliteRepository(settings.database_path)
         self.scheduler = Scheduler(self._fire)
         self.tables = TableService(self.repo, self.scheduler, away_after=settings.away_after)
+        if seeds is not None:
+            self.tables.seeds = seeds  # tests replay exact deals
         self.presenters: dict[str, Presenter] = {}
         self.renderer = Renderer(
             self, self.presenters, self.tables, interval=settings.render_interval

@@ -78,7 +78,9 @@ class Controller:
         try:
             if len(values) != 1:
                 raise Refusal("not_allowed")
-            await self._choose(interaction, table_id, version, values[0], private=True)
+            message = interaction.message
+            private = message is not None and message.flags.ephemeral
+            await self._choose(interaction, table_id, version, values[0], private=private)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
         except discord.NotFound as error:

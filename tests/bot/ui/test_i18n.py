@@ -9,9 +9,10 @@ import pytest
 
 from bot.ui.i18n import has, t
 from games.complots import ActionKind, Character
+from games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[3]
-PREFIXES = "refusal|lobby|table|admin|complots"
+PREFIXES = "|".join(["refusal", "lobby", "table", "admin", *GAMES])
 FILE_NAME = re.compile(r"\.(png|jpg|json|py)$")
 LITERAL_KEY = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9_.]*[a-z0-9_])"|Refusal\(\s*"([a-z_]+)"')
 
@@ -19,7 +20,7 @@ LITERAL_KEY = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9_.]*[a-z0-9_])"|Refusal\(\s
 def keys_in_code() -> set[str]:
     keys: set[str] = set()
     for folder in ("bot", "cogs"):
-        for path in (ROOT / folder).rglob("*.py"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             for match in LITERAL_KEY.finditer(path.read_text()):
                 literal, refusal = match.groups()
                 if literal and FILE_NAME.search(literal):

@@ -40,6 +40,8 @@ class World:
     moderator: FakeUser
     outsider: FakeUser
     closed_dms: set[int] = field(default_factory=set)
+    seed: int = 20261122
+    """Deals are drawn from this seed, so a failing game replays exactly."""
 
     def bot(self, **settings: Any) -> GameMasterBot:
         values: dict[str, Any] = {
@@ -48,7 +50,12 @@ class World:
             "render_interval": 0.0,
             **settings,
         }
-        return GameMasterBot(Settings(_env_file=None, **values), guild_ready_timeout=0.01)
+        deals = random.Random(self.seed)
+        return GameMasterBot(
+            Settings(_env_file=None, **values),
+            seeds=lambda: deals.getrandbits(63),
+            guild_ready_timeout=0.01,
+        )
 
     def user(self, user_id: int) -> FakeUser:
         everyone = [*self.players, self.moderator, self.outsider]
