@@ -27,7 +27,13 @@ from .ui.renderer import Renderer
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.complots", "cogs.conspiracy", "cogs.tables", "cogs.admin")
+EXTENSIONS = (
+    "cogs.complots",
+    "cogs.mascarade",
+    "cogs.conspiracy",
+    "cogs.tables",
+    "cogs.admin",
+)
 
 
 class GameMasterBot(commands.Bot):

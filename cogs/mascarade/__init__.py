@@ -1,0 +1,150 @@
+"""Mascarade on Discord: the /mascarade command and how the game is shown.
+
+``presenter.py`` renders (public: spectator view only; private: the seat's
+view), ``components.py`` and ``clicks.py`` are the choices that answer
+privately (a look, a Spy's cards, the secret swap-or-not), ``text.py`` words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables import Refusal
+from bot.ui.i18n import t
+from games.mascarade import Character, MascaradeOptions
+from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
+
+from .clicks import answer_choice, answer_select
+from .components import BUTTON_TEMPLATE, SELECT_TEMPLATE, MascaradeButton, MascaradeSelect
+from .presenter import MascaradePresenter, fitting_player_counts
+
+if TYPE_CHECKING:
+    from bot.app import GameMasterBot
+
+__all__ = ["MascaradeCog", "MascaradePresenter", "parse_characters", "setup"]
+
+_BUTTON = re.compile(BUTTON_TEMPLATE)
+_SELECT = re.compile(SELECT_TEMPLATE)
+_SEPARATORS = re.compile(r"[,;\n]+")
+
+
+def _norm(name: str) -> str:
+    name = name.strip().lower()
+    return name.removeprefix("the ").strip()
+
+
+def parse_characters(text: str, locale: str | None) -> tuple[Character, ...]:
+    """A comma-separated list of character names (English or the user's language)
+    as a custom set, checked by the engine's rules for at least one table size.
+    Raises Refusal("invalid_options") with the reason."""
+    names: dict[str, Character] = {}
+    for character in Character:
+        names[character.value] = character
+        for lang in (None, locale):
+            names[_norm(t(f"mascarade.card.{character.value}", lang))] = character
+    cards: list[Character] = []
+    unknown: list[str] = []
+    for raw in _SEPARATORS.split(text):
+        if not raw.strip():
+            continue
+        found = names.get(_norm(raw))
+        if found is None:
+            unknown.append(raw.strip())
+        else:
+            cards.append(found)
+    if unknown:
+        known = ", ".join(t(f"mascarade.card.{c.value}", locale) for c in Character)
+        reason = t("mascarade.options.unknown", locale, names=", ".join(unknown), known=known)
+        raise Refusal("invalid_options", reason=reason)
+    if not cards:
+        raise Refusal("invalid_options", reason=t("mascarade.options.empty", locale))
+    order = list(Character)
+    chosen = tuple(sorted(cards, key=order.index))
+    if not fitting_player_counts(chosen):
+        # No table size fits: say why for the size nearest to the number of cards.
+        players = min(max(len(chosen), 4), max(OFFICIAL_SETS))
+        try:
+            check_custom_set(players, chosen)
+        except ValueError as error:
+            raise Refusal(
+                "invalid_options",
+                reason=t("mascarade.options.no_size", locale, players=players, reason=str(error)),
+            ) from None
+    return chosen
+
+
+class MascaradeCog(commands.Cog):
+    def __init__(self, bot: GameMasterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="mascarade", description="Open a Mascarade table in this channel")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        characters=(
+            "Custom set (4+ players), comma-separated, e.g. Judge, Bishop, King, Queen,"
+            " Thief, Cheat. Default: the official set"
+        ),
+        turn_timeout="Seconds for a turn (30-600)",
+        reaction_timeout="Seconds to contest an announcement, per player (10-120)",
+    )
+    async def mascarade(
+        self,
+        interaction: discord.Interaction[Any],
+        characters: app_commands.Range[str, 1, 300] | None = None,
+        turn_timeout: app_commands.Range[int, 30, 600] | None = None,
+        reaction_timeout: app_commands.Range[int, 10, 120] | None = None,
+    ) -> None:
+        chosen = None
+        if characters is not None and characters.strip():
+            chosen = parse_characters(characters, interaction.locale.value)
+        await self.bot.open_table(
+            interaction,
+            game="mascarade",
+            options=MascaradeOptions(characters=chosen),
+            turn_timeout=turn_timeout,
+            reaction_timeout=reaction_timeout,
+        )
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Like the bot's own fallback for its components: a click on a Mascarade
+        component no longer shown on its message (a client that had not received
+        the edit yet) is dropped by discord.py; answer it here."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = cast("dict[str, Any]", interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if _shown_on(interaction.message, custom_id):
+            return
+        if match := _BUTTON.fullmatch(custom_id):
+            await answer_choice(
+                interaction,
+                int(match["table"]),
+                int(match["version"]),
+                match["code"],
+                private=match["kind"] == "mp",
+            )
+        elif match := _SELECT.fullmatch(custom_id):
+            values = [str(v) for v in data.get("values", [])]
+            await answer_select(interaction, int(match["table"]), int(match["version"]), values)
+
+
+def _shown_on(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            if getattr(component, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+async def setup(bot: GameMasterBot) -> None:
+    bot.presenters["mascarade"] = MascaradePresenter()
+    bot.add_dynamic_items(MascaradeButton, MascaradeSelect)
+    await bot.add_cog(MascaradeCog(bot))
