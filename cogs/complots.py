@@ -18,7 +18,7 @@ from bot.ui.components import GameButton, GameSelect
 from bot.ui.events import event_text
 from bot.ui.i18n import t
 from bot.ui.presenter import Panel, TableContext
-from games.base import Event, Seat
+from games.base import Choice, Event, Seat
 from games.complots import GAME, ActionKind, Character, ComplotsOptions, ComplotsState, Variant
 from games.complots.cards import action_rule
 from games.complots.models import (
@@ -392,6 +392,16 @@ class ComplotsPresenter:
             if not e.public and e.visible_to(seat) and _for_me(e, seat)
         )
         return [f"#{ctx.table_id} · {line}" for line in lines if line]
+
+    def after_choice(
+        self, ctx: TableContext, seat: Seat, choice: Choice, events: list[Event]
+    ) -> Panel | None:
+        """After a private choice, the chooser sees its hand as it now is."""
+        if not isinstance(choice, Reveal | Keep | Show | Pick):
+            return None
+        me = GAME.view(_state(ctx), seat).players[seat]
+        cards = ", ".join(card(c, ctx.locale) for c in me.hidden or []) or "-"
+        return Panel(content=t("complots.after_choice", ctx.locale, cards=cards))
 
     def table_image(self, ctx: TableContext) -> bytes | None:
         return None  # Complots reads best as text

@@ -58,7 +58,7 @@ class Controller:
             if code.startswith("ui."):
                 await self._ui(interaction, table_id, code)
             else:
-                await self._choose(interaction, table_id, version, code, private=False)
+                await self._choose(interaction, table_id, version, code)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
         except discord.NotFound as error:
@@ -78,9 +78,7 @@ class Controller:
         try:
             if len(values) != 1:
                 raise Refusal("not_allowed")
-            message = interaction.message
-            private = message is not None and message.flags.ephemeral
-            await self._choose(interaction, table_id, version, values[0], private=private)
+            await self._choose(interaction, table_id, version, values[0])
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
         except discord.NotFound as error:
@@ -130,9 +128,10 @@ class Controller:
         table_id: int,
         version: int,
         code: str,
-        *,
-        private: bool,
     ) -> None:
+        """Apply a choice, then answer the chooser: a private panel (ephemeral)
+        is replaced by the outcome; a public button is answered silently unless
+        the game shows the chooser something (its ``after_choice``)."""
         table = await self.service.repo.get_table(table_id)
         if table is None:
             raise Refusal("no_table")
@@ -141,38 +140,78 @@ class Controller:
             choice = decode(code, game.choice_adapter, choice_models(game.choice_types))
         except BadCode:
             raise Refusal("not_allowed") from None
-        await self.answer_after(
-            interaction,
-            self.service.act(table_id, version, interaction.user.id, choice),
-            done_text=t("table.choice_done", interaction.locale.value) if private else None,
-        )
+        locale = interaction.locale.value
 
-    @staticmethod
+        async def step() -> Panel | None:
+            snapshot = await self.service.act(table_id, version, interaction.user.id, choice)
+            seat = snapshot.seat_of(interaction.user.id)
+            if seat is None:
+                return None
+            ctx = TableContext(snapshot, locale, self.service.away_after)
+            presenter = self.presenters[table.game]
+            return presenter.after_choice(ctx, seat.seat, choice, snapshot.events)
+
+        message = interaction.message
+        private = message is not None and message.flags.ephemeral
+        done = Panel(content=t("table.choice_done", locale)) if private else None
+        await self.answer_after(interaction, step(), private=private, default=done)
+
+    @classmethod
     async def answer_after(
+        cls,
         interaction: discord.Interaction[Any],
         work: Coroutine[Any, Any, object],
         *,
-        done_text: str | None = None,
+        private: bool = False,
+        default: Panel | None = None,
     ) -> None:
-        """Do the work, then answer: silently, or by replacing the clicked (ephemeral)
-        message with ``done_text``. Work that outlasts ANSWER_BUDGET is answered
-        first (deferred) so Discord's 3 s deadline always holds; a Refusal then
-        comes as an ephemeral follow-up (see ``refuse``)."""
+        """Do the work, then answer with the Panel it returns (or ``default``):
+        replacing the clicked message when it is ``private`` (an ephemeral panel),
+        else as a new ephemeral message; with no panel, silently. Work that
+        outlasts ANSWER_BUDGET is answered first (deferred), so Discord's 3 s
+        deadline always holds; a Refusal then comes as an ephemeral follow-up."""
         task = asyncio.ensure_future(work)
         # If answering fails (the interaction expired), the step still runs to its
         # end; its outcome is then only in the log, never "never retrieved".
         task.add_done_callback(_outcome_seen)
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
-        if not done:
+        finished, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
+        if not finished:
             await interaction.response.defer()
-        await task
-        if not interaction.response.is_done():
-            if done_text is None:
+        outcome = await task
+        panel = outcome if isinstance(outcome, Panel) else default
+        await cls._answer(interaction, panel, private=private)
+
+    @staticmethod
+    async def _answer(
+        interaction: discord.Interaction[Any], panel: Panel | None, *, private: bool
+    ) -> None:
+        from .components import view_of
+
+        deferred = interaction.response.is_done()
+        if panel is None:
+            if not deferred:
                 await interaction.response.defer()
+            return
+        view = view_of(panel.items) if panel.items else None
+        if private:
+            if deferred:
+                await interaction.edit_original_response(
+                    content=panel.content, embed=panel.embed, view=view
+                )
             else:
-                await interaction.response.edit_message(content=done_text, view=None, embed=None)
-        elif done_text is not None:
-            await interaction.edit_original_response(content=done_text, view=None, embed=None)
+                await interaction.response.edit_message(
+                    content=panel.content, embed=panel.embed, view=view
+                )
+            return
+        kwargs: dict[str, Any] = {"content": panel.content, "ephemeral": True}
+        if panel.embed is not None:
+            kwargs["embed"] = panel.embed
+        if view is not None:
+            kwargs["view"] = view
+        if deferred:
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
 
     # --- UI operations ---------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from .i18n import t
 
 if TYPE_CHECKING:
     from bot.tables import Snapshot
-    from games.base import Event, Seat
+    from games.base import Choice, Event, Seat
 
 
 @dataclass
@@ -88,6 +88,12 @@ class Presenter(Protocol):
         """An ephemeral panel opened by a ``ui.panel.*`` button (private choices)."""
 
     def options_summary(self, options_json: str, locale: str | None) -> str: ...
+
+    def after_choice(
+        self, ctx: TableContext, seat: Seat, choice: Choice, events: list[Event]
+    ) -> Panel | None:
+        """What the chooser sees privately right after its choice was applied (its
+        new hand, a card it looked at, its next secret question), or None."""
 
     def table_image(self, ctx: TableContext) -> bytes | None:
         """A PNG of the table for games that draw one (public: no secret in it),

@@ -18,7 +18,7 @@ from bot.ui.components import GameButton, GameSelect
 from bot.ui.events import event_text
 from bot.ui.i18n import t
 from bot.ui.presenter import Panel, TableContext
-from games.base import Event, Seat
+from games.base import Choice, Event, Seat
 from games.conspiracy import GAME, ConspiracyOptions, ConspiracyState, ConspiracyView
 from games.conspiracy.cards import COLOURS, LOCATIONS, POSITIONS, Key, LocationEffect, LocationId
 from games.conspiracy.models import (
@@ -537,6 +537,11 @@ class ConspiracyPresenter:
 
     def private_lines(self, ctx: TableContext, seat: Seat, events: list[Event]) -> list[str]:
         return []  # nothing in Conspiracy is secret to one player
+
+    def after_choice(
+        self, ctx: TableContext, seat: Seat, choice: Choice, events: list[Event]
+    ) -> Panel | None:
+        return None  # nothing is secret: the table message shows every outcome
 
     def options_summary(self, options_json: str, locale: str | None) -> str:
         options = ConspiracyOptions.model_validate_json(options_json)

@@ -1,14 +1,15 @@
 """Mascarade on Discord: the /mascarade command and how the game is shown.
 
 ``presenter.py`` renders (public: spectator view only; private: the seat's
-view), ``components.py`` and ``clicks.py`` are the choices that answer
-privately (a look, a Spy's cards, the secret swap-or-not), ``text.py`` words.
+view) and answers each choice privately through the platform's
+``after_choice`` hook (a look, a Spy's cards, the secret swap-or-not);
+``text.py`` words.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -19,8 +20,6 @@ from bot.ui.i18n import t
 from games.mascarade import Character, MascaradeOptions
 from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
 
-from .clicks import answer_choice, answer_select
-from .components import BUTTON_TEMPLATE, SELECT_TEMPLATE, MascaradeButton, MascaradeSelect
 from .presenter import MascaradePresenter, fitting_player_counts
 
 if TYPE_CHECKING:
@@ -28,8 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MascaradeCog", "MascaradePresenter", "parse_characters", "setup"]
 
-_BUTTON = re.compile(BUTTON_TEMPLATE)
-_SELECT = re.compile(SELECT_TEMPLATE)
 _SEPARATORS = re.compile(r"[,;\n]+")
 
 
@@ -110,41 +107,7 @@ class MascaradeCog(commands.Cog):
             reaction_timeout=reaction_timeout,
         )
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Like the bot's own fallback for its components: a click on a Mascarade
-        component no longer shown on its message (a client that had not received
-        the edit yet) is dropped by discord.py; answer it here."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data = cast("dict[str, Any]", interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if _shown_on(interaction.message, custom_id):
-            return
-        if match := _BUTTON.fullmatch(custom_id):
-            await answer_choice(
-                interaction,
-                int(match["table"]),
-                int(match["version"]),
-                match["code"],
-                private=match["kind"] == "mp",
-            )
-        elif match := _SELECT.fullmatch(custom_id):
-            values = [str(v) for v in data.get("values", [])]
-            await answer_select(interaction, int(match["table"]), int(match["version"]), values)
-
-
-def _shown_on(message: discord.Message | None, custom_id: str) -> bool:
-    if message is None:
-        return False
-    for row in message.components:
-        for component in getattr(row, "children", [row]):
-            if getattr(component, "custom_id", None) == custom_id:
-                return True
-    return False
-
 
 async def setup(bot: GameMasterBot) -> None:
     bot.presenters["mascarade"] = MascaradePresenter()
-    bot.add_dynamic_items(MascaradeButton, MascaradeSelect)
     await bot.add_cog(MascaradeCog(bot))

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from bot.ui.codec import encode
-from bot.ui.components import GameButton
+from bot.ui.components import GameButton, GameSelect
 from bot.ui.i18n import t
 from bot.ui.presenter import Panel, TableContext
-from games.base import Event, Seat
+from games.base import Choice, Event, Seat
 from games.mascarade import GAME, Character, MascaradeOptions, MascaradeState
 from games.mascarade.cards import BISHOP_TAKES, OFFICIAL_SETS
 from games.mascarade.models import (
@@ -40,7 +40,6 @@ from games.mascarade.models import (
     SwapView,
 )
 
-from .components import MascaradeButton, MascaradeSelect
 from .text import (
     COIN,
     HIDDEN,
@@ -297,7 +296,7 @@ class MascaradePresenter:
             if view.must_swap:
                 return items
             if view.hand_size == 1:
-                look: discord.ui.Item[Any] = MascaradeButton(
+                look: discord.ui.Item[Any] = GameButton(
                     table,
                     version,
                     encode(Look(slot=0)),
@@ -334,7 +333,7 @@ class MascaradePresenter:
             ]
         places = Places(ctx, view.hand_size, len(view.centre))
         return [
-            MascaradeButton(
+            GameButton(
                 table,
                 version,
                 encode(choice),
@@ -468,7 +467,7 @@ class MascaradePresenter:
         question = t(f"mascarade.panel.{code}", locale)
         if code == "swap" and view.must_swap:
             question += "\n" + t("mascarade.panel.swap_forced", locale)
-        select = MascaradeSelect(
+        select = GameSelect(
             ctx.table_id,
             ctx.version,
             code,
@@ -530,27 +529,27 @@ class MascaradePresenter:
         ]
         table, version = ctx.table_id, ctx.version
         items: list[discord.ui.Item[Any]] = [
-            MascaradeButton(
+            GameButton(
                 table,
                 version,
                 encode(Decide(swap=True)),
-                private=True,
                 label=t("mascarade.button.do_swap", locale),
                 style=discord.ButtonStyle.primary,
                 emoji="🔀",
             ),
-            MascaradeButton(
+            GameButton(
                 table,
                 version,
                 encode(Decide(swap=False)),
-                private=True,
                 label=t("mascarade.button.no_swap", locale),
                 emoji="✋",
             ),
         ]
         return Panel(content="\n".join(lines), items=items)
 
-    def after_choice(self, ctx: TableContext, seat: Seat, events: list[Event]) -> Panel | None:
+    def after_choice(
+        self, ctx: TableContext, seat: Seat, choice: Choice, events: list[Event]
+    ) -> Panel | None:
         """The ephemeral answer to ``seat``'s own choice: what it just learnt (a look,
         a Spy's cards, its decision), then its next private question (swap or not?)."""
         state = _state(ctx)

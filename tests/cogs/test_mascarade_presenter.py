@@ -194,7 +194,7 @@ def test_everything_fits_discord_and_hides_unknown_cards(players: int) -> None:
         check_panel(PRESENTER.hand(ctx, rng.randrange(players)))
         for code in PANELS:
             check_panel(PRESENTER.panel(ctx, seat, code))
-        after = PRESENTER.after_choice(ctx, seat, events)
+        after = PRESENTER.after_choice(ctx, seat, prompt.choices[0], events)
         if after is not None:
             check_panel(after)
         check_the_prompt_is_reachable(ctx, seat, prompt.choices, flat)
@@ -287,7 +287,7 @@ def test_private_events_read_only_in_private() -> None:
         f"#{TABLE_ID} · 👁️ you look at your card: **King**."
     ]
     assert PRESENTER.private_lines(ctx, 1, events) == []
-    after = PRESENTER.after_choice(ctx, 0, events)
+    after = PRESENTER.after_choice(ctx, 0, Look(slot=0), events)
     assert after is not None and "**King**" in after.content
     state, _ = GAME.apply(
         state,

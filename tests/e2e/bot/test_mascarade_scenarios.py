@@ -216,7 +216,7 @@ async def test_the_spy_the_fool_and_the_inquisitor(
         assert state.cards[0] is QUEEN and state.cards[-1] is SPY
 
         # A click on a button of an older version of the table message: politely stale.
-        old_id = f"mq:{table.id}:{_version_of(message, spy_stage)}:choose_card.-.0"
+        old_id = f"gm:{table.id}:{_version_of(message, spy_stage)}:choose_card.-.0"
         stale = await fake.click(alice, message, old_id, seen_version=spy_stage)
         await stale.wait_response()
         assert stale.ephemeral and stale.content == refusal("stale")

@@ -2,6 +2,7 @@
 
 STRINGS: dict[str, str] = {
     "complots.title": "Complots",
+    "complots.after_choice": "Done. Your face-down cards now: **{cards}**",
     "complots.table_title": "Complots · table #{table}",
     "complots.options": "Fifth character: {variant}",
     "complots.court": "Court",
