@@ -30,6 +30,7 @@ log = logging.getLogger("bot")
 EXTENSIONS = (
     "cogs.complots",
     "cogs.mascarade",
+    "cogs.bloody_inn",
     "cogs.conspiracy",
     "cogs.tables",
     "cogs.admin",

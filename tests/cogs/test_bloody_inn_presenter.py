@@ -1,0 +1,406 @@
+"""The Bloody Inn presenter over thousands of random states: everything fits
+Discord's limits, every legal choice (and nothing else) is offered, the public
+table message never depends on a secret, and private wording stays private."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.ui.codec import encode
+from bot.ui.components import GameButton, GameSelect, view_of
+from bot.ui.i18n import has, t
+from bot.ui.presenter import TableContext, hand_button
+from cogs.bloody_inn import BloodyInnPresenter
+from cogs.bloody_inn.presenter import PANEL_CODE, is_private
+from games.base import Event
+from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Card, Length
+from games.bloody_inn.cards import GuestType, spec
+from games.bloody_inn.models import (
+    Act,
+    Cancel,
+    Done,
+    GameWon,
+    HandChanged,
+    Pay,
+    Stage,
+    TargetRoom,
+)
+from tests.games.bloody_inn.helpers import C, rigged
+from tests.games.bloody_inn.test_properties import random_step, scramble_unknown
+
+from .test_bloody_inn_states import LONG_NAMES, SHORT_NAMES, context, many_states, mid_game
+
+PRESENTER = BloodyInnPresenter()
+ROOT = Path(__file__).resolve().parents[2]
+SILENT_EVENTS = {"turn_started", "action_started", "first_player_passed", "hand_changed"}
+"""Events with no public line (the table message shows them, or they are private)."""
+PRIVATE_WORDING = ("your accomplices now", "your hand")
+
+
+@pytest.fixture(scope="module")
+def states() -> list[BloodyInnState]:
+    return many_states(3000, seed=11)
+
+
+def _inner(item: discord.ui.Item[Any]) -> Any:
+    return getattr(item, "item", item)
+
+
+def check_embed(embed: discord.Embed) -> None:
+    data = embed.to_dict()
+    assert len(data.get("title", "")) <= 256
+    assert len(data.get("description", "")) <= 4096
+    fields = data.get("fields", [])
+    assert len(fields) <= 25
+    for f in fields:
+        assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
+    assert len(data.get("footer", {}).get("text", "")) <= 2048
+    assert len(embed) <= 6000
+
+
+def check_items(items: list[discord.ui.Item[Any]]) -> None:
+    view_of(items)  # discord.py refuses more than 5 rows of 5 buttons
+    assert len(items) <= 25
+    ids = [str(_inner(i).custom_id) for i in items]
+    assert len(set(ids)) == len(ids), "custom_ids are unique in a message"
+    for item in items:
+        inner = _inner(item)
+        assert len(inner.custom_id) <= 100
+        if isinstance(inner, discord.ui.Button):
+            assert inner.label and len(inner.label) <= 80
+        else:
+            assert isinstance(inner, discord.ui.Select)
+            assert 1 <= len(inner.options) <= 25
+            for option in inner.options:
+                assert 0 < len(option.label) <= 100 and len(option.value) <= 100
+                assert option.description is None or len(option.description) <= 100
+
+
+def offered(ctx: TableContext, seat: int) -> tuple[list[str], list[str]]:
+    """The codes the table message's buttons and the seat's panel offer."""
+    table = [str(_inner(i).custom_id).split(":", 3)[-1] for i in PRESENTER.table_items(ctx)]
+    panel = PRESENTER.panel(ctx, seat, PANEL_CODE)
+    codes = []
+    for item in panel.items:
+        if isinstance(item, GameSelect):
+            codes += [o.value for o in item.item.options]
+        else:
+            assert isinstance(item, GameButton)
+            codes.append(item.code)
+    return table, codes
+
+
+def test_everything_fits_discords_limits_and_every_legal_choice_is_offered(
+    states: list[BloodyInnState],
+) -> None:
+    assert len(states) >= 3000
+    rng = random.Random(5)
+    stages = set()
+    for index, state in enumerate(states):
+        names = LONG_NAMES if index % 2 else SHORT_NAMES
+        ctx = context(state, names=names, away=frozenset({0}) if index % 7 == 0 else frozenset())
+        check_embed(PRESENTER.table_embed(ctx))
+        items = PRESENTER.table_items(ctx)
+        check_items([*items, hand_button(ctx)])
+        awaiting = GAME.awaiting(state)
+        stages.add(state.stage)
+        for seat in range(state.seats):
+            panel = PRESENTER.panel(ctx, seat, PANEL_CODE)
+            assert len(panel.content) <= 2000
+            if seat not in awaiting:
+                assert not panel.items and panel.content == t("bloody_inn.panel.not_prompted")
+                continue
+            check_items(panel.items)
+            prompt = GAME.prompt_for(state, seat)
+            assert prompt is not None
+            legal = {encode(c) for c in prompt.choices}
+            table, codes = offered(ctx, seat)
+            assert sorted(codes) == sorted(legal), "the panel offers every legal choice, only"
+            choices = [c for c in table if not c.startswith("ui.")]
+            assert set(choices) <= legal, "the table offers legal choices only"
+            if not is_private(GAME.view(state, None)) and len(prompt.choices) <= 23:
+                assert set(choices) == legal, "public choices are buttons on the table"
+            for code in codes:
+                assert len(code) <= 100
+        seat = rng.randrange(state.seats)
+        hand = PRESENTER.hand(ctx, seat)
+        assert hand.embed is not None
+        check_embed(hand.embed)
+    assert stages >= {Stage.WELCOME, Stage.ACTION, Stage.TARGET, Stage.PAY, Stage.OVER}
+
+
+def test_the_public_table_message_does_not_depend_on_secrets(
+    states: list[BloodyInnState],
+) -> None:
+    rng = random.Random(3)
+    for state in states[::3]:
+        ctx = context(state)
+        embed = PRESENTER.table_embed(ctx).to_dict()
+        items = [(_inner(i).custom_id, _inner(i).label) for i in PRESENTER.table_items(ctx)]
+        scrambled = context(scramble_unknown(state, None, rng))
+        assert PRESENTER.table_embed(scrambled).to_dict() == embed
+        assert [
+            (_inner(i).custom_id, _inner(i).label) for i in PRESENTER.table_items(scrambled)
+        ] == items
+
+
+def test_private_prompts_are_only_a_your_turn_button_on_the_table() -> None:
+    state = rigged(
+        2, hands=[[C.PEASANT, C.COUNT, C.MECHANIC, C.BARON], []], rooms={1: C.DUKE}, turn=0
+    )
+    ctx = context(state)
+    labels = [_inner(i).label for i in PRESENTER.table_items(ctx)]
+    assert labels == ["Your turn…"], "the action prompt would reveal the hand (Build)"
+    table, codes = offered(ctx, 0)
+    assert "act.build" in codes and "act.bribe" in codes and "pass.0" in codes
+    state, _ = GAME.apply(state, 0, Act(action=ActionKind.BRIBE))
+    ctx = context(state)
+    table, _ = offered(ctx, 0)
+    assert "room.1" in table and "cancel" in table, "Bribe targets are public buttons"
+    state, _ = GAME.apply(state, 0, TargetRoom(room=1))
+    assert state.stage is Stage.PAY
+    ctx = context(state)
+    table, codes = offered(ctx, 0)
+    assert table == ["ui.panel.turn", "cancel"]
+    assert set(codes) == {"pay.mechanic", "pay.baron", "pay.count", "pay.peasant", "cancel"}
+    panel = PRESENTER.panel(ctx, 0, PANEL_CODE)
+    select = next(i for i in panel.items if isinstance(i, GameSelect))
+    described = {o.value: (o.label, o.description) for o in select.item.options}
+    assert described["pay.peasant"] == (
+        "Play Peasant (Peasant, rank 0)",
+        "goes back to the bistro",
+    )
+    assert described["pay.count"][1] == "no aptitude: goes to the Exit stack"
+    assert "3 needed" in panel.content and "Duke" in panel.content
+    for card in (Card.MECHANIC, Card.COUNT, Card.PEASANT):
+        state, _ = GAME.apply(state, 0, Pay(card=card))
+    assert state.stage is Stage.ACTION and state.queue[0] == 1
+
+
+def test_done_appears_once_the_discounted_minimum_is_paid() -> None:
+    from tests.games.bloody_inn.helpers import annex
+
+    state = rigged(
+        2,
+        hands=[[C.PEASANT, C.PEASANT, C.BARON], []],
+        rooms={1: C.COUNT},
+        annexes={0: [annex(C.REPRESENTATIVE)]},
+        turn=0,
+    )
+    state, _ = GAME.apply(state, 0, Act(action=ActionKind.BRIBE))
+    state, _ = GAME.apply(state, 0, TargetRoom(room=1))
+    ctx = context(state)
+    _, codes = offered(ctx, 0)
+    assert "done" not in codes and "cancel" in codes
+    assert "1-2 needed" in PRESENTER.panel(ctx, 0, PANEL_CODE).content
+    state, _ = GAME.apply(state, 0, Pay(card=Card.PEASANT))
+    ctx = context(state)
+    _, codes = offered(ctx, 0)
+    assert "done" in codes
+    panel = PRESENTER.panel(ctx, 0, PANEL_CODE)
+    assert "Played so far: Peasant" in panel.content
+    buttons = [i for i in panel.items if isinstance(i, GameButton)]
+    assert [b.item.label for b in buttons] == ["Done: pay no more", "Cancel the Bribe"]
+    assert GAME.apply(state, 0, Done())[0].stage is Stage.ACTION
+    assert GAME.apply(state, 0, Cancel())[0].players[0].hand.count(Card.PEASANT) == 2
+
+
+def test_the_embed_tells_the_action_in_progress_and_the_standings() -> None:
+    ctx = context(mid_game(), names=["alice", "bob", "carol", "dave"])
+    embed = PRESENTER.table_embed(ctx)
+    assert embed.description is not None
+    assert "**Round 1** · season 2" in embed.description
+    assert "**alice** prepares a **Bribe**" in embed.description
+    assert "<t:1900000000:R>" in embed.description, "a live countdown"
+    footer = embed.footer.text or ""
+    assert footer.startswith("Standings: carol 130 F · alice 43 F · dave 10 F · bob 7 F")
+    rooms = next(f.value for f in embed.fields if f.name == "Rooms") or ""
+    assert "**1** 🔑 alice · 🛎️ bob: **Duke (Noble, rank 3)**" in rooms
+    assert "**7** ⬜ white key: empty" in rooms
+
+
+def test_the_final_embed_shows_scores_and_winners() -> None:
+    found = {"won": False, "solo": False, "lost": False}
+    rng = random.Random(1)
+    for seed in range(60):
+        players = 1 + seed % 3
+        options = BloodyInnOptions(length=Length.LONG if seed % 2 else Length.SHORT)
+        state = GAME.setup(players, options, seed)
+        while GAME.result(state) is None:
+            state, _ = random_step(state, GAME.prompts(state), rng)
+        embed = PRESENTER.table_embed(context(state))
+        text = (embed.description or "") + str([f.value for f in embed.fields])
+        assert embed.fields[0].name == "Final score"
+        if state.solo_lost:
+            found["lost"] = True
+            assert "💀" in text
+        elif not state.winners:
+            assert "without a winner" in text, "everybody was removed"
+        elif players == 1:
+            found["solo"] = True
+            assert "ends the solo game with" in text
+        else:
+            found["won"] = True
+            assert "🏆" in text and ("wins with" in text or "share the win" in text)
+    assert found["won"] and found["lost"], found
+    # A careful innkeeper (who only takes the timeout's choices) ends a solo game.
+    state = GAME.setup(1, BloodyInnOptions(length=Length.LONG), 4)
+    while GAME.result(state) is None:
+        state, _ = GAME.timeout(state)
+    embed = PRESENTER.table_embed(context(state))
+    assert "🏆 **alice** ends the solo game with" in (embed.description or "")
+    line = PRESENTER.event_line(
+        context(state), GameWon(winner=0, score=151, shared=False, solo_rank="wicked"), "log"
+    )
+    assert line == "🏆 **alice** ends the solo game with 151 F: a **wicked** innkeeper."
+
+
+def test_my_hand_lists_rank_aptitude_and_annex() -> None:
+    state = rigged(2, hands=[[C.PEASANT, C.PEASANT, C.ABBOT, C.MAJOR], []], turn=1)
+    hand = PRESENTER.hand(context(state), 0)
+    assert hand.embed is not None and hand.embed.description is not None
+    text = hand.embed.description
+    assert "**Peasant** \u00d72 · Peasant (yellow), rank 0 · no aptitude" in text
+    assert "**Abbot** · Religious (purple), rank 2 · Bury aptitude" in text
+    assert "annex **Cellar**: Bury costs you 1 accomplice fewer (optional)." in text
+    assert "**Major** · Police (grey), rank 3 · Kill aptitude" in text
+    assert not hand.items, "not prompted: nothing to choose"
+    other = PRESENTER.hand(context(state), 1)
+    assert other.embed is not None and "Abbot" not in (other.embed.description or "")
+    assert other.items, "the prompted player's hand carries its panel"
+
+
+def test_event_lines_for_every_event_and_private_ones_stay_private() -> None:
+    seen: set[str] = set()
+    rng = random.Random(2)
+    for seed in range(40):
+        players = 1 + seed % 4
+        state = GAME.setup(players, BloodyInnOptions(), seed)
+        events: list[Event] = []
+        while GAME.result(state) is None:
+            state, new = random_step(state, GAME.prompts(state), rng)
+            events += new
+        ctx = context(state)
+        public = PRESENTER.event_lines(ctx, events)
+        assert all(0 < len(line) <= 2000 for line in public)
+        text = "\n".join(public)
+        for phrase in PRIVATE_WORDING:
+            assert phrase not in text
+        for event in events:
+            kind = str(vars(event)["type"])
+            seen.add(kind)
+            line = PRESENTER.event_line(ctx, event, "log" if event.public else "dm")
+            if kind in SILENT_EVENTS and event.public:
+                assert line is None
+            else:
+                assert line, f"no text for {event}"
+            if isinstance(event, HandChanged):
+                mine = PRESENTER.private_lines(ctx, event.seat, [event])
+                assert mine and "your accomplices now" in mine[0]
+                for other in range(players):
+                    if other != event.seat:
+                        assert not PRESENTER.private_lines(ctx, other, [event])
+    assert {"round_started", "traveller_welcomed", "bribed", "killed", "buried", "built"} <= seen
+    assert {"wages_paid", "travellers_left", "final_score", "hand_changed"} <= seen
+
+
+def test_every_event_type_has_a_text() -> None:
+    for kind in _event_types():
+        if kind in SILENT_EVENTS:
+            continue
+        assert any(has(k) for k in (f"bloody_inn.log.{kind}", f"bloody_inn.log.{kind}.rooms")), kind
+
+
+def _event_types() -> list[str]:
+    from typing import get_args
+
+    from games.bloody_inn.models import BloodyInnEvent
+
+    union = get_args(BloodyInnEvent)[0]
+    return [str(model.model_fields["type"].default) for model in get_args(union)]
+
+
+def test_the_morning_is_summed_up_under_a_header() -> None:
+    state = rigged(2, hands=[[C.PEASANT], [C.PEASANT]], rooms={1: C.MAJOR}, queue=[1], money=[5, 5])
+    state, events = GAME.apply(state, 1, GAME.legal_actions(state, 1)[-1])
+    lines = PRESENTER.event_lines(context(state), events)
+    assert "🌅 **Morning**" in lines
+    assert lines.index("🌅 **Morning**") < next(
+        i for i, line in enumerate(lines) if "travellers leave" in line
+    )
+
+
+LITERAL = re.compile(r'"(bloody_inn\.[a-z0-9_.]*[a-z0-9_])"')
+
+
+def test_every_text_key_exists_in_english() -> None:
+    keys: set[str] = set()
+    for path in sorted((ROOT / "cogs" / "bloody_inn").glob("*.py")):
+        keys |= set(LITERAL.findall(path.read_text()))
+    for card in Card:
+        keys.add(f"bloody_inn.card.{card.value}")
+        data = spec(card)
+        if data.annex:
+            keys |= {f"bloody_inn.annex.{data.annex}", f"bloody_inn.effect.{data.annex}"}
+    for kind in GuestType:
+        keys |= {f"bloody_inn.{p}.{kind.value}" for p in ("type", "colour", "pic.type", "pic.abbr")}
+    for action in ActionKind:
+        keys |= {
+            f"bloody_inn.{p}.{action.value}"
+            for p in ("action", "choice.act", "choice.act_help", "pic.action")
+        }
+    for rank in ("worrying", "dangerous", "wicked", "demonic"):
+        keys.add(f"bloody_inn.solo_rank.{rank}")
+    assert len(keys) > 200
+    missing = sorted(k for k in keys if not has(k))
+    assert not missing
+
+
+def test_options_summary() -> None:
+    options = BloodyInnOptions(length=Length.LONG, unlimited_wealth=True)
+    assert PRESENTER.options_summary(options.model_dump_json(), None) == (
+        "Long game · unlimited wealth"
+    )
+    options = BloodyInnOptions(first_come_first_served=True)
+    assert PRESENTER.options_summary(options.model_dump_json(), None) == (
+        "Short game · first come, first served"
+    )
+
+
+def test_after_a_choice_the_panel_asks_the_next_question() -> None:
+    state = rigged(
+        2, hands=[[C.PEASANT, C.COUNT, C.MECHANIC, C.BARON], []], rooms={1: C.DUKE}, turn=0
+    )
+    state, events = GAME.apply(state, 0, Act(action=ActionKind.BRIBE))
+    panel = PRESENTER.after_choice(context(state), 0, Act(action=ActionKind.BRIBE), events)
+    assert panel is not None and panel.content.startswith("**Bribe**: choose the target.")
+    # The target, chosen in the panel or on the table message: paying is private.
+    state, events = GAME.apply(state, 0, TargetRoom(room=1))
+    panel = PRESENTER.after_choice(context(state), 0, TargetRoom(room=1), events)
+    assert panel is not None and "play your accomplices" in panel.content
+    assert any(isinstance(i, GameSelect) for i in panel.items)
+    for card in (Card.MECHANIC, Card.COUNT):
+        state, events = GAME.apply(state, 0, Pay(card=card))
+        panel = PRESENTER.after_choice(context(state), 0, Pay(card=card), events)
+        assert panel is not None and "Played so far" in panel.content
+    state, events = GAME.apply(state, 0, Pay(card=Card.PEASANT))
+    done = PRESENTER.after_choice(context(state), 0, Pay(card=Card.PEASANT), events)
+    assert done is not None and done.content.startswith("✅ Done.") and not done.items
+    assert "💰 **alice** bribes Duke (Noble, rank 3) (room 1)." in done.content
+    assert "your accomplices now: Baron (Noble, rank 0), Duke (Noble, rank 3)" in done.content
+
+
+def test_a_public_choice_leading_to_a_public_moment_is_answered_silently() -> None:
+    state = rigged(2, rooms={}, welcome=True, keys={1: 0, 2: 1, 3: None, 4: None, 5: None})
+    assert state.stage is Stage.WELCOME
+    prompt = GAME.prompts(state)[0]
+    choice = prompt.choices[0]
+    state, events = GAME.apply(state, prompt.player, choice)
+    assert state.stage is Stage.WELCOME
+    assert PRESENTER.after_choice(context(state), prompt.player, choice, events) is None
