@@ -190,6 +190,8 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     """A game's rules. Subclasses are stateless; all state is in ``StateT``."""
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    """The game's name in players' words (errors)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_model: ClassVar[type[Model]]
@@ -201,6 +203,20 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     @abstractmethod
     def setup(self, players: int, options: OptionsT, seed: int) -> StateT:
         """A new game for ``players`` seats. Raises InvalidOptions."""
+
+    def _start(self, players: int, options: OptionsT, seed: int) -> tuple[Rng, Seat]:
+        """Every setup's first step: check the player count and the ``first_player``
+        option; the game's RNG and its first seat (the option's, else a random one)."""
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                f"{self.title} needs {self.min_players} to {self.max_players} players,"
+                f" not {players}."
+            )
+        first: Seat | None = getattr(options, "first_player", None)
+        if first is not None and not 0 <= first < players:
+            raise InvalidOptions(f"There is no seat {first} to start.")
+        rng = Rng.from_seed(seed)
+        return rng, first if first is not None else rng.below(players)
 
     @abstractmethod
     def prompts(self, state: StateT) -> list[Prompt[ChoiceT]]:

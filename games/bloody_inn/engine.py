@@ -20,12 +20,10 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
-    InvalidOptions,
     NotPrompted,
     Prompt,
     PromptKind,
     Result,
-    Rng,
     Seat,
 )
 
@@ -140,6 +138,7 @@ _PREPARING = (Stage.TARGET, Stage.PLACE, Stage.PAY)
 
 class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyInnView]):
     name: ClassVar[str] = "bloody_inn"
+    title: ClassVar[str] = "The Bloody Inn"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
     options_model = BloodyInnOptions
@@ -151,15 +150,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
     # --- setup ---------------------------------------------------------------
 
     def setup(self, players: int, options: BloodyInnOptions, seed: int) -> BloodyInnState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"The Bloody Inn needs {self.min_players} to {self.max_players} players, "
-                f"not {players}."
-            )
-        if options.first_player is not None and not 0 <= options.first_player < players:
-            raise InvalidOptions(f"There is no seat {options.first_player} to start.")
-        rng = Rng.from_seed(seed)
-        first = options.first_player if options.first_player is not None else rng.below(players)
+        rng, first = self._start(players, options, seed)
         deck = travellers()
         rng.shuffle(deck)
         removed = REMOVED[(players, options.length is Length.LONG)]

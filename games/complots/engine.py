@@ -14,7 +14,6 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
-    InvalidOptions,
     Prompt,
     PromptKind,
     Result,
@@ -97,6 +96,7 @@ _EXAMINE_STAGES = (Stage.EXAMINE_SHOW, Stage.EXAMINE_DECIDE)
 
 class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView]):
     name: ClassVar[str] = "complots"
+    title: ClassVar[str] = "Complots"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options_model = ComplotsOptions
@@ -108,14 +108,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     # --- setup ---------------------------------------------------------------
 
     def setup(self, players: int, options: ComplotsOptions, seed: int) -> ComplotsState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Complots needs {self.min_players} to {self.max_players} players, not {players}."
-            )
-        if options.first_player is not None and not 0 <= options.first_player < players:
-            raise InvalidOptions(f"There is no seat {options.first_player} to start.")
-        rng = Rng.from_seed(seed)
-        first = options.first_player if options.first_player is not None else rng.below(players)
+        rng, first = self._start(players, options, seed)
         if players == 2:
             return self._setup_two_players(options, rng, first)
         characters = deck_characters(options.variant)

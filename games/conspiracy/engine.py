@@ -17,12 +17,10 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
-    InvalidOptions,
     NotPrompted,
     Prompt,
     PromptKind,
     Result,
-    Rng,
     Seat,
 )
 
@@ -184,6 +182,7 @@ def owns(player: PlayerState, location: LocationId) -> bool:
 
 class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, ConspiracyView]):
     name: ClassVar[str] = "conspiracy"
+    title: ClassVar[str] = "Conspiracy"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options_model = ConspiracyOptions
@@ -195,14 +194,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
     # --- setup ---------------------------------------------------------------
 
     def setup(self, players: int, options: ConspiracyOptions, seed: int) -> ConspiracyState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidOptions(
-                f"Conspiracy needs {self.min_players} to {self.max_players} players, not {players}."
-            )
-        if options.first_player is not None and not 0 <= options.first_player < players:
-            raise InvalidOptions(f"There is no seat {options.first_player} to start.")
-        rng = Rng.from_seed(seed)
-        first = options.first_player if options.first_player is not None else rng.below(players)
+        rng, first = self._start(players, options, seed)
         deck = list(range(LORD_COUNT))
         rng.shuffle(deck)
         locations = [location.id for location in LOCATION_TABLE]

@@ -24,11 +24,9 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
-    InvalidOptions,
     Prompt,
     PromptKind,
     Result,
-    Rng,
     Seat,
 )
 
@@ -129,6 +127,7 @@ PROTECTED_SLOT = 2
 
 class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, MascaradeView]):
     name: ClassVar[str] = "mascarade"
+    title: ClassVar[str] = "Mascarade"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 13
     options_model = MascaradeOptions
@@ -142,10 +141,7 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
     def setup(self, players: int, options: MascaradeOptions, seed: int) -> MascaradeState:
         """Deal face up (everyone's memory holds every card), then face down."""
         characters = character_set(players, options.characters)
-        if options.first_player is not None and not 0 <= options.first_player < players:
-            raise InvalidOptions(f"There is no seat {options.first_player} to start.")
-        rng = Rng.from_seed(seed)
-        first = options.first_player if options.first_player is not None else rng.below(players)
+        rng, first = self._start(players, options, seed)
         hand = hand_size(players)
         deck = list(characters)
         rng.shuffle(deck)
