@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import io
 import threading
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.ui.i18n import t
+from bot.ui.pictures import ascii_text, font
 from games.bloody_inn import BloodyInnView, Card
 from games.bloody_inn.cards import DEPOT_CAPACITY, WEALTH_CAP, GuestType, spec
 from games.bloody_inn.models import Annex, PlayerView, Room, Stage
@@ -34,7 +34,6 @@ MARGIN = 16
 GAP = 10
 
 Rgb = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont
 
 BACKGROUND: Rgb = (34, 27, 27)
 PANEL: Rgb = (52, 42, 41)
@@ -75,29 +74,6 @@ ROOM_H = 178
 CHIP_W, CHIP_H = 130, 92
 CHIP_GAP = 8
 CHIPS_PER_ROW = (WIDTH - 2 * MARGIN - 20 + CHIP_GAP) // (CHIP_W + CHIP_GAP)
-
-_local = threading.local()
-
-
-def font(size: int) -> Font:
-    """Pillow's bundled font at ``size`` (cached per thread: FreeType faces are not
-    safe to share between threads)."""
-    cache: dict[int, Font] | None = getattr(_local, "fonts", None)
-    if cache is None:
-        cache = {}
-        _local.fonts = cache
-    found = cache.get(size)
-    if found is None:
-        loaded = ImageFont.load_default(size=size)
-        assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow without FreeType"
-        found = cache[size] = loaded
-    return found
-
-
-def ascii_text(text: str) -> str:
-    """The bundled font draws ASCII only: fold accents, drop the rest."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return " ".join(folded.split())
 
 
 def initials(names: Sequence[str]) -> list[str]:

@@ -14,14 +14,13 @@ shares nothing mutable but a per-thread font cache.
 from __future__ import annotations
 
 import io
-import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.ui.i18n import t
+from bot.ui.pictures import Font, ascii_text, font
 from games.conspiracy.cards import ADJACENT, COLOURS, LOCATIONS, POSITIONS, Colour, Key, LocationId
 from games.conspiracy.models import ChamberPlace, ConspiracyView, LordFace, PlayerView, Stage
 
@@ -62,31 +61,11 @@ CHIP_W, CHIP_H = (WIDTH - 2 * MARGIN - 4 * 10) // 5, 60
 LINE = 24
 
 Rgb = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont
-
-_local = threading.local()
-
-
-def font(size: int) -> Font:
-    """Pillow's bundled font at ``size`` (cached per thread: FreeType faces are not
-    safe to share between threads)."""
-    cache: dict[int, Font] | None = getattr(_local, "fonts", None)
-    if cache is None:
-        cache = {}
-        _local.fonts = cache
-    found = cache.get(size)
-    if found is None:
-        loaded = ImageFont.load_default(size=size)
-        assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow without FreeType"
-        found = cache[size] = loaded
-    return found
 
 
 def ascii_name(name: str, seat: int) -> str:
     """The bundled font draws ASCII only: fold accents, drop the rest."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    folded = " ".join(folded.split())
-    return folded or f"Player {seat + 1}"
+    return ascii_text(name) or f"Player {seat + 1}"
 
 
 def ink_on(fill: Rgb) -> Rgb:
