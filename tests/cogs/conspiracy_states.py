@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.storage.models import Deadline, SeatRecord, TableRecord, TableStatus, Timeouts
-from bot.tables import Snapshot
 from bot.ui.presenter import TableContext
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
 from games.conspiracy.models import RevealLords, Stage, TakePile
 from games.conspiracy.scoring import coalition
+from tests.cogs.contexts import table_context
 from tests.games.conspiracy.helpers import rigged
 
 NAMES = ["alice", "Bérénice", "carol with a rather long name", "dave 🎲"]
@@ -27,32 +26,14 @@ def context(
     version: int = VERSION,
     names: list[str] | None = None,
 ) -> TableContext:
-    finished = GAME.result(state) is not None
-    table = TableRecord(
-        id=table_id,
-        guild_id=1,
-        channel_id=2,
-        game="conspiracy",
-        status=TableStatus.FINISHED if finished else TableStatus.RUNNING,
-        creator_id=100,
-        options_json=state.options.model_dump_json(),
-        timeouts=Timeouts(turn=120, reaction=30, choice=60),
-        message_id=5,
-        created_at=0.0,
-        updated_at=0.0,
+    return table_context(
+        "conspiracy",
+        state,
+        names=names or NAMES,
+        table_id=table_id,
+        version=version,
+        first_user=100,
     )
-    chosen = names or NAMES
-    seats = [
-        SeatRecord(table_id=table_id, seat=seat, user_id=100 + seat, name=chosen[seat])
-        for seat in range(state.seats)
-    ]
-    deadline = (
-        None
-        if finished
-        else Deadline(table_id=table_id, window="w", version=version, due_at=1_700_000_000.0)
-    )
-    snapshot = Snapshot(table=table, seats=seats, state=state, version=version, deadline=deadline)
-    return TableContext(snapshot)
 
 
 def random_game(

@@ -7,12 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.storage.models import Deadline, SeatRecord, TableRecord, TableStatus, Timeouts
-from bot.tables import Snapshot
 from bot.ui.presenter import TableContext
 from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.models import Act
+from tests.cogs.contexts import table_context
 from tests.games.bloody_inn.helpers import C, annex, rigged
 from tests.games.bloody_inn.test_properties import boost_hands, random_step
 
@@ -30,32 +29,8 @@ def context(
     version: int = VERSION,
     away: frozenset[Seat] = frozenset(),
 ) -> TableContext:
-    finished = GAME.result(state) is not None
-    table = TableRecord(
-        id=TABLE_ID,
-        guild_id=1,
-        channel_id=2,
-        game="bloody_inn",
-        status=TableStatus.FINISHED if finished else TableStatus.RUNNING,
-        creator_id=1000,
-        options_json=state.options.model_dump_json(),
-        timeouts=Timeouts(turn=120, reaction=30, choice=60),
-        created_at=0,
-        updated_at=0,
-    )
-    seats = [
-        SeatRecord(
-            table_id=TABLE_ID,
-            seat=s,
-            user_id=1000 + s,
-            name=names[s],
-            away_strikes=5 if s in away else 0,
-        )
-        for s in range(state.seats)
-    ]
-    deadline = Deadline(table_id=TABLE_ID, window="1.0", version=version, due_at=1.9e9)
-    return TableContext(
-        Snapshot(table=table, seats=seats, state=state, version=version, deadline=deadline)
+    return table_context(
+        "bloody_inn", state, names=names, table_id=TABLE_ID, version=version, away=away
     )
 
 

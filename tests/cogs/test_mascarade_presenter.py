@@ -12,8 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.storage.models import Deadline, SeatRecord, TableRecord, TableStatus, Timeouts
-from bot.tables import Refusal, Snapshot
+from bot.tables import Refusal
 from bot.ui.components import view_of
 from bot.ui.i18n import has, t
 from bot.ui.presenter import Panel, TableContext, hand_button
@@ -30,6 +29,7 @@ from games.mascarade.models import (
     Swap,
     SwapDecided,
 )
+from tests.cogs.contexts import table_context
 from tests.games.mascarade.helpers import JUDGE, KING, QUEEN, rigged
 from tests.games.mascarade.test_properties import random_custom_set, scramble_unknown
 
@@ -50,32 +50,8 @@ def context(
     version: int = 98765,
     away: frozenset[Seat] = frozenset(),
 ) -> TableContext:
-    finished = GAME.result(state) is not None
-    table = TableRecord(
-        id=TABLE_ID,
-        guild_id=1,
-        channel_id=2,
-        game="mascarade",
-        status=TableStatus.FINISHED if finished else TableStatus.RUNNING,
-        creator_id=1000,
-        options_json=state.options.model_dump_json(),
-        timeouts=Timeouts(turn=120, reaction=30, choice=60),
-        created_at=0,
-        updated_at=0,
-    )
-    seats = [
-        SeatRecord(
-            table_id=TABLE_ID,
-            seat=s,
-            user_id=1000 + s,
-            name=names[s],
-            away_strikes=5 if s in away else 0,
-        )
-        for s in range(state.seats)
-    ]
-    deadline = Deadline(table_id=TABLE_ID, window="1.0", version=version, due_at=1.9e9)
-    return TableContext(
-        Snapshot(table=table, seats=seats, state=state, version=version, deadline=deadline)
+    return table_context(
+        "mascarade", state, names=names, table_id=TABLE_ID, version=version, away=away
     )
 
 
