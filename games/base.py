@@ -218,9 +218,18 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         rng = Rng.from_seed(seed)
         return rng, first if first is not None else rng.below(players)
 
-    @abstractmethod
     def prompts(self, state: StateT) -> list[Prompt[ChoiceT]]:
         """Everyone asked something right now; empty when the game is over."""
+        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
+
+    @abstractmethod
+    def awaiting(self, state: StateT) -> list[Seat]:
+        """Who is being asked something now, in seat order. Cheap (no choices built):
+        rendering and stale-click checks ask it often."""
+
+    @abstractmethod
+    def _prompt_of(self, state: StateT, seat: Seat) -> Prompt[ChoiceT]:
+        """The prompt of a seat known to be in ``awaiting``."""
 
     @abstractmethod
     def view(self, state: StateT, seat: Seat | None) -> ViewT:
@@ -258,12 +267,9 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         return prompt
 
     def prompt_for(self, state: StateT, seat: Seat) -> Prompt[ChoiceT] | None:
-        return next((p for p in self.prompts(state) if p.player == seat), None)
-
-    def awaiting(self, state: StateT) -> list[Seat]:
-        """Who is being asked something now. Games override it with a cheaper
-        version (no choices built), as rendering asks it often."""
-        return [p.player for p in self.prompts(state)]
+        if seat not in self.awaiting(state):
+            return None
+        return self._prompt_of(state, seat)
 
     def timeout(self, state: StateT) -> tuple[StateT, list[Event]]:
         """Apply every open prompt's default, as when its window's deadline passes.

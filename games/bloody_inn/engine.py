@@ -186,14 +186,6 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
 
     # --- who is asked what -----------------------------------------------------
 
-    def prompts(self, state: BloodyInnState) -> list[BloodyInnPrompt]:
-        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
-
-    def prompt_for(self, state: BloodyInnState, seat: Seat) -> BloodyInnPrompt | None:
-        if seat not in self.awaiting(state):
-            return None
-        return self._prompt_of(state, seat)
-
     def awaiting(self, state: BloodyInnState) -> list[Seat]:
         """Who is being asked something now (never more than one player)."""
         stage = state.stage

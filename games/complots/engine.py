@@ -153,14 +153,6 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
 
     # --- prompts -------------------------------------------------------------
 
-    def prompts(self, state: ComplotsState) -> list[ComplotsPrompt]:
-        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
-
-    def prompt_for(self, state: ComplotsState, seat: Seat) -> ComplotsPrompt | None:
-        if seat not in self.awaiting(state):
-            return None
-        return self._prompt_of(state, seat)
-
     def awaiting(self, state: ComplotsState) -> list[Seat]:
         """Who is being asked something now, in seat order (cheap: no choices built)."""
         stage = state.stage

@@ -215,16 +215,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
 
     # --- prompts -------------------------------------------------------------
 
-    def prompts(self, state: ConspiracyState) -> list[ConspiracyPrompt]:
-        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
-
-    def prompt_for(self, state: ConspiracyState, seat: Seat) -> ConspiracyPrompt | None:
-        if state.stage not in ASKING_STAGES or seat != state.turn:
-            return None
-        return self._prompt_of(state, seat)
-
-    @staticmethod
-    def awaiting(state: ConspiracyState) -> list[Seat]:
+    def awaiting(self, state: ConspiracyState) -> list[Seat]:
         """Who is being asked something now (only ever the active player)."""
         return [state.turn] if state.stage in ASKING_STAGES else []
 

@@ -186,14 +186,6 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
 
     # --- prompts -------------------------------------------------------------
 
-    def prompts(self, state: MascaradeState) -> list[MascaradePrompt]:
-        return [self._prompt_of(state, seat) for seat in self.awaiting(state)]
-
-    def prompt_for(self, state: MascaradeState, seat: Seat) -> MascaradePrompt | None:
-        if seat not in self.awaiting(state):
-            return None
-        return self._prompt_of(state, seat)
-
     def awaiting(self, state: MascaradeState) -> list[Seat]:
         """Who is being asked something now (never more than one player)."""
         stage = state.stage
