@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
 
 from games.base import Event, Seat
 from games.bloody_inn import GAME, BloodyInnOptions, BloodyInnState, Card
 from games.bloody_inn.cards import ORDER, full_deck
 from games.bloody_inn.models import Annex, BloodyInnChoice, Stage
-
-EventT = TypeVar("EventT", bound=Event)
+from tests.games.driver import EngineTable
 
 C = Card
 
@@ -128,43 +126,20 @@ def rigged(
     return state
 
 
-class Table:
+class Table(EngineTable[BloodyInnState, BloodyInnChoice]):
     """Plays choices on a state and keeps every event, like a table would."""
 
-    def __init__(self, state: BloodyInnState) -> None:
-        self.state = state
-        self.events: list[Event] = []
+    game = GAME
 
     def do(self, seat: Seat, *choices: BloodyInnChoice) -> list[Event]:
+        """One or several choices of the same seat in a row (a multi-step action)."""
         events: list[Event] = []
         for choice in choices:
-            self.state, new = GAME.apply(self.state, seat, choice)
-            events += new
-        self.events += events
+            events += super().do(seat, choice)
         return events
-
-    def timeout(self) -> list[Event]:
-        self.state, events = GAME.timeout(self.state)
-        self.events += events
-        return events
-
-    def forfeit(self, seat: Seat) -> list[Event]:
-        self.state, events = GAME.forfeit(self.state, seat)
-        self.events += events
-        return events
-
-    def prompted(self) -> list[Seat]:
-        return [p.player for p in GAME.prompts(self.state)]
-
-    def choices(self, seat: Seat) -> tuple[BloodyInnChoice, ...]:
-        prompt = GAME.prompt_for(self.state, seat)
-        assert prompt is not None, f"seat {seat} is not prompted"
-        return prompt.choices
 
     def default(self, seat: Seat) -> BloodyInnChoice:
-        prompt = GAME.prompt_for(self.state, seat)
-        assert prompt is not None, f"seat {seat} is not prompted"
-        return prompt.default
+        return self.prompt(seat).default
 
     def stage(self) -> Stage:
         return self.state.stage
@@ -177,9 +152,6 @@ class Table:
 
     def hand(self, seat: Seat) -> list[Card]:
         return list(self.state.players[seat].hand)
-
-    def of_type(self, kind: type[EventT]) -> list[EventT]:
-        return [e for e in self.events if isinstance(e, kind)]
 
     def conserved(self) -> bool:
         return card_count(self.state) == full_deck()

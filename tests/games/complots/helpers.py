@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TypeVar
 
-from games.base import Event, Seat
+from games.base import Seat
 from games.complots import GAME, Character, ComplotsOptions, ComplotsState, Variant
 from games.complots.cards import copies_per_character, deck_characters
 from games.complots.models import (
@@ -16,8 +15,7 @@ from games.complots.models import (
     PlayerEliminated,
     Stage,
 )
-
-EventT = TypeVar("EventT", bound=Event)
+from tests.games.driver import EngineTable
 
 D = Character.DUCHESS
 A = Character.ASSASSIN
@@ -57,30 +55,10 @@ def rigged(
     return state
 
 
-class Table:
+class Table(EngineTable[ComplotsState, ComplotsChoice]):
     """Plays choices on a state and keeps every event, like a table would."""
 
-    def __init__(self, state: ComplotsState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def do(self, seat: Seat, choice: ComplotsChoice) -> list[Event]:
-        self.state, events = GAME.apply(self.state, seat, choice)
-        self.events.extend(events)
-        return events
-
-    def timeout(self) -> list[Event]:
-        self.state, events = GAME.timeout(self.state)
-        self.events.extend(events)
-        return events
-
-    def prompted(self) -> list[Seat]:
-        return [p.player for p in GAME.prompts(self.state)]
-
-    def choices(self, seat: Seat) -> tuple[ComplotsChoice, ...]:
-        prompt = GAME.prompt_for(self.state, seat)
-        assert prompt is not None, f"seat {seat} is not prompted"
-        return prompt.choices
+    game = GAME
 
     def coins(self) -> list[int]:
         return [p.coins for p in self.state.players]
@@ -96,9 +74,6 @@ class Table:
 
     def eliminated(self) -> list[Seat]:
         return [e.seat for e in self.events if isinstance(e, PlayerEliminated)]
-
-    def of_type(self, kind: type[EventT]) -> list[EventT]:
-        return [e for e in self.events if isinstance(e, kind)]
 
 
 def card_total(state: ComplotsState) -> int:

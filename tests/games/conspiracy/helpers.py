@@ -8,7 +8,6 @@ yellow, red, green, blue, purple). Every rigged state still holds exactly the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
 
 from games.base import Event, Seat
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
@@ -19,8 +18,7 @@ from games.conspiracy.models import (
     Restriction,
     Stage,
 )
-
-EventT = TypeVar("EventT", bound=Event)
+from tests.games.driver import EngineTable
 
 _LETTERS = {
     "y": Colour.YELLOW,
@@ -122,51 +120,28 @@ def rigged(
     return state
 
 
-class Table:
+class Table(EngineTable[ConspiracyState, ConspiracyChoice]):
     """Plays choices on a state and keeps every event, like a table would."""
 
-    def __init__(self, state: ConspiracyState) -> None:
-        self.state = state
-        self.events: list[Event] = []
+    game = GAME
 
     def do(self, seat: Seat, choice: ConspiracyChoice) -> list[Event]:
-        self.state, events = GAME.apply(self.state, seat, choice)
-        self.events.extend(events)
+        events = super().do(seat, choice)
         check_conservation(self.state)
         return events
 
-    def timeout(self) -> list[Event]:
-        self.state, events = GAME.timeout(self.state)
-        self.events.extend(events)
-        return events
-
-    def forfeit(self, seat: Seat) -> list[Event]:
-        self.state, events = GAME.forfeit(self.state, seat)
-        self.events.extend(events)
-        return events
-
-    def prompted(self) -> list[Seat]:
-        return [p.player for p in GAME.prompts(self.state)]
-
     def choices(self, seat: Seat | None = None) -> tuple[ConspiracyChoice, ...]:
-        seat = self.state.turn if seat is None else seat
-        prompt = GAME.prompt_for(self.state, seat)
-        assert prompt is not None, f"seat {seat} is not prompted"
-        return prompt.choices
+        """The active player's choices unless another seat is named."""
+        return super().choices(self.state.turn if seat is None else seat)
 
     def default(self) -> ConspiracyChoice:
-        prompt = GAME.prompt_for(self.state, self.state.turn)
-        assert prompt is not None
-        return prompt.default
+        return self.prompt(self.state.turn).default
 
     def chamber(self, seat: Seat) -> list[str]:
         return codes(self.state.players[seat].lords)
 
     def pile(self, colour: Colour) -> list[str]:
         return codes(self.state.piles[colour])
-
-    def of_type(self, kind: type[EventT]) -> list[EventT]:
-        return [e for e in self.events if isinstance(e, kind)]
 
 
 _ALL_LOCATIONS = frozenset(LocationId)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TypeVar
 
 from games.base import Event, Seat
 from games.mascarade import GAME, Character, MascaradeOptions, MascaradeState
 from games.mascarade.models import Contest, Knowledge, MascaradeChoice, Memory, Pass, Stage
+from tests.games.driver import EngineTable
 
-EventT = TypeVar("EventT", bound=Event)
 PASS = Pass()
 
 JUDGE = Character.JUDGE
@@ -63,22 +62,10 @@ def unknowing(places: int) -> Knowledge:
     return Knowledge(seen=[None] * places, stale=[False] * places)
 
 
-class Table:
+class Table(EngineTable[MascaradeState, MascaradeChoice]):
     """Plays choices on a state and keeps every event, like a table would."""
 
-    def __init__(self, state: MascaradeState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def do(self, seat: Seat, choice: MascaradeChoice) -> list[Event]:
-        self.state, events = GAME.apply(self.state, seat, choice)
-        self.events.extend(events)
-        return events
-
-    def timeout(self) -> list[Event]:
-        self.state, events = GAME.timeout(self.state)
-        self.events.extend(events)
-        return events
+    game = GAME
 
     def remove(self, seat: Seat) -> list[Event]:
         self.state, events = GAME.forfeit(self.state, seat)
@@ -87,14 +74,6 @@ class Table:
 
     def stage(self) -> Stage:
         return self.state.stage
-
-    def prompted(self) -> list[Seat]:
-        return [p.player for p in GAME.prompts(self.state)]
-
-    def choices(self, seat: Seat) -> tuple[MascaradeChoice, ...]:
-        prompt = GAME.prompt_for(self.state, seat)
-        assert prompt is not None, f"seat {seat} is not prompted"
-        return prompt.choices
 
     def coins(self) -> list[int]:
         return list(self.state.coins)
@@ -107,9 +86,6 @@ class Table:
         view = GAME.view(self.state, viewer)
         cards = view.centre if seat is None else view.players[seat].cards
         return cards[slot]
-
-    def of_type(self, kind: type[EventT]) -> list[EventT]:
-        return [e for e in self.events if isinstance(e, kind)]
 
     def pass_all(self) -> None:
         """Everybody still to be asked stays silent."""
