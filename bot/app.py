@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from games.base import Model
 
+from .autoplay import Autoplay
 from .config import Settings
 from .storage.models import Deadline, Timeouts
 from .storage.repository import Repository
@@ -66,7 +67,8 @@ class GameMasterBot(commands.Bot):
         self.renderer = Renderer(
             self, self.presenters, self.tables, interval=settings.render_interval
         )
-        self.tables.listener = self.renderer
+        self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
+        self.tables.listeners = [self.renderer, self.autoplay]
         self.clicks = Controller(self.tables, self.presenters, self.is_moderator)
 
     async def setup_hook(self) -> None:
@@ -78,6 +80,7 @@ class GameMasterBot(commands.Bot):
         await self.scheduler.start(await self.tables.armed_deadlines())
         for table_id in await self.repo.tables_to_refresh():
             await self.renderer.refresh(table_id)
+        await self.autoplay.resume()
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -91,6 +94,7 @@ class GameMasterBot(commands.Bot):
     async def close(self) -> None:
         """Stop taking timeouts, flush what is queued for Discord, close the database."""
         await self.scheduler.stop()
+        await self.autoplay.stop()
         await self.renderer.stop(timeout=3.0)
         await self.repo.close()
         await super().close()

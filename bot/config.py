@@ -32,5 +32,7 @@ class Settings(BaseSettings):
     choice_timeout: Seconds = 60
     away_after: Annotated[int, Field(ge=1, le=20)] = 3
     """Consecutive timed-out turns after which a player is marked away."""
+    computer_delay: Annotated[float, Field(ge=0, le=30)] = 1.5
+    """Seconds a computer player waits before each move, so people can follow."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
     """Minimum seconds between two edits of one table message."""

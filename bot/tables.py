@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from games.ai import Level, decision_rng, policy_for
 from games.base import (
     Event,
     Game,
@@ -67,6 +68,22 @@ class Refusal(Exception):
         self.args_ = args
 
 
+@dataclass(frozen=True)
+class Notice:
+    """A line for the channel that is not a game event: ``key`` is a translation key."""
+
+    key: str
+    seat: Seat
+
+
+COMPUTER_NAMES = (
+    "Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Shannon", "Knuth", "Noether",
+    "Gödel", "Hamilton", "Liskov", "Dijkstra", "Conway",
+)  # fmt: skip
+"""Computer players' names (13: the most seats any game has)."""
+COMPUTER_MARK = "🤖"
+
+
 @dataclass
 class Snapshot:
     """A table as the renderer needs it."""
@@ -80,6 +97,8 @@ class Snapshot:
     """The events of the step that produced this snapshot (empty for a refresh)."""
     started: bool = False
     """This snapshot is the game's first (hands were just dealt)."""
+    notices: list[Notice] = field(default_factory=list)
+    """Platform news of this step for the channel (a computer took a seat over...)."""
 
     @property
     def game(self) -> AnyGame:
@@ -101,11 +120,6 @@ class Scheduling(Protocol):
     def disarm(self, table_id: int) -> None: ...
 
 
-class _NoListener:
-    async def table_changed(self, snapshot: Snapshot) -> None:
-        return None
-
-
 class TableService:
     def __init__(
         self,
@@ -119,7 +133,7 @@ class TableService:
     ) -> None:
         self.repo = repo
         self.scheduler = scheduler
-        self.listener: Listener = _NoListener()
+        self.listeners: list[Listener] = []
         self.away_after = away_after
         self.clock = clock
         self.games = games if games is not None else GAMES
@@ -271,11 +285,14 @@ class TableService:
                 options_json=options.model_dump_json(),
                 timeouts=old.table.timeouts,
                 rematch_of=table_id,
+                takeover=old.table.takeover,
             )
         except ChannelBusy as busy:
             raise Refusal("channel_busy", table=busy.table_id) from None
         for seat in order[1:]:
-            await self.repo.add_seat(table.id, seat.user_id, seat.name, max_seats=game.max_players)
+            await self.repo.add_seat(
+                table.id, seat.user_id, seat.name, game.max_players, computer=seat.computer
+            )
         self.forget(table.id)
         return await self._notify(table.id)
 
@@ -313,9 +330,8 @@ class TableService:
                     break
             else:
                 raise Refusal("stale")
-            if seat.away_strikes:
-                await self._set_strikes(table_id, {seat.seat: 0})
-            return await self._notify(table_id, events)
+            notices = await self._back(snap, seat)
+            return await self._notify(table_id, events, notices=notices)
 
     @staticmethod
     def _apply(
@@ -355,7 +371,154 @@ class TableService:
             turns = {p.player for p in prompts if p.kind is PromptKind.TURN}
             strikes = {s.seat: s.away_strikes + 1 for s in snap.seats if s.seat in turns}
             await self._set_strikes(snap.table.id, strikes)
-            await self._notify(deadline.table_id, events)
+            taken_over = [
+                Notice("table.taken_over", seat)
+                for seat, count in strikes.items()
+                if count == self.away_after and snap.table.takeover
+            ]
+            await self._notify(deadline.table_id, events, notices=taken_over)
+
+    # --- computer players ---------------------------------------------------------------
+
+    async def add_computer(
+        self, table_id: int, user_id: int, level: Level, *, moderator: bool
+    ) -> Snapshot:
+        """The creator seats a computer player in the lobby."""
+        async with self._lock(table_id):
+            table = await self._lobby_of_creator(table_id, user_id, moderator)
+            seats = await self.repo.seats(table_id)
+            taken = {s.name for s in seats}
+            names = (f"{COMPUTER_MARK} {name}" for name in COMPUTER_NAMES)
+            name = next(name for name in names if name not in taken)
+            computer_id = min([0, *(s.user_id for s in seats)]) - 1
+            try:
+                await self.repo.add_seat(
+                    table_id,
+                    computer_id,
+                    name,
+                    max_seats=self.game(table.game).max_players,
+                    computer=level.value,
+                )
+            except TableFull:
+                raise Refusal("table_full") from None
+            except WrongStatus:
+                raise Refusal("not_lobby") from None
+            self.forget(table_id)
+            return await self._notify(table_id)
+
+    async def remove_computer(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
+        """The creator takes the last computer player out of the lobby."""
+        async with self._lock(table_id):
+            await self._lobby_of_creator(table_id, user_id, moderator)
+            computers = [s for s in await self.repo.seats(table_id) if s.is_computer]
+            if not computers:
+                raise Refusal("no_computer")
+            try:
+                await self.repo.remove_seat(table_id, computers[-1].user_id)
+            except WrongStatus:
+                raise Refusal("not_lobby") from None
+            self.forget(table_id)
+            return await self._notify(table_id)
+
+    async def set_takeover(
+        self, table_id: int, user_id: int, takeover: bool, *, moderator: bool
+    ) -> Snapshot:
+        """The creator decides whether a computer plays for players marked away."""
+        async with self._lock(table_id):
+            await self._lobby_of_creator(table_id, user_id, moderator)
+            await self.repo.set_takeover(table_id, takeover)
+            self.forget(table_id)
+            return await self._notify(table_id)
+
+    async def _lobby_of_creator(self, table_id: int, user_id: int, moderator: bool) -> TableRecord:
+        table = await self._table(table_id)
+        if table.status is not TableStatus.LOBBY:
+            raise Refusal("not_lobby")
+        self._require_creator(table, user_id, moderator)
+        return table
+
+    def computer_level(self, snap: Snapshot, seat: SeatRecord) -> Level | None:
+        """Who plays this seat's moves by computer, at which level (None: its person)."""
+        if seat.removed:
+            return None
+        if seat.computer is not None:
+            return Level(seat.computer)
+        if snap.table.takeover and self.is_away(seat):
+            return Level.NORMAL
+        return None
+
+    def computers_awaited(self, snap: Snapshot) -> list[Seat]:
+        """Seats asked something now whose answer a computer gives."""
+        if snap.state is None or snap.table.status is not TableStatus.RUNNING:
+            return []
+        awaiting = snap.game.awaiting(snap.state)
+        return [
+            seat
+            for seat in awaiting
+            if seat < len(snap.seats) and self.computer_level(snap, snap.seats[seat]) is not None
+        ]
+
+    async def play_computer(self, table_id: int) -> bool:
+        """One computer move on this table, if a computer is being asked; True if played."""
+        async with self._lock(table_id):
+            try:
+                snap, game = await self._running(table_id)
+            except Refusal:
+                return False
+            seats = self.computers_awaited(snap)
+            if not seats:
+                return False
+            seat = snap.seats[seats[0]]
+            choice = self._computer_choice(snap, game, seat)
+            new, events = game.apply(snap.state, seat.seat, choice)
+            action = ActionRecord(
+                table_id=table_id,
+                version=(snap.version or 0) + 1,
+                kind=ActionKind.COMPUTER,
+                seat=seat.seat,
+                user_id=seat.user_id,
+                choice_json=game.choice_adapter.dump_json(choice).decode(),
+                created_at=self.clock(),
+            )
+            if not await self._commit(snap, game, new, events, action):
+                return False
+            await self._notify(table_id, events)
+            return True
+
+    def _computer_choice(self, snap: Snapshot, game: AnyGame, seat: SeatRecord) -> Any:
+        """The policy's choice from the seat's view only; the prompt's default if the
+        policy fails (a bug, logged: the game must go on)."""
+        level = self.computer_level(snap, seat)
+        assert level is not None and snap.state is not None
+        view = game.view(snap.state, seat.seat)
+        rng = decision_rng(snap.table.seed or 0, snap.state.step, seat.seat)
+        try:
+            return policy_for(game.name, level).choose(view, rng)
+        except Exception:  # IllegalDecision or a crash: a bug, but the game goes on
+            log.exception("computer of table %s seat %s failed", snap.table.id, seat.seat)
+            prompt = game.prompt_for(snap.state, seat.seat)
+            assert prompt is not None
+            return prompt.default
+
+    async def come_back(self, table_id: int, user_id: int) -> None:
+        """A player marked away showed up (opened its hand): its seat is its own again."""
+        async with self._lock(table_id):
+            snap = await self.snapshot(table_id)
+            seat = snap.seat_of(user_id)
+            if seat is None or snap.table.status is not TableStatus.RUNNING:
+                return
+            notices = await self._back(snap, seat)
+            if notices:
+                await self._notify(table_id, notices=notices)
+
+    async def _back(self, snap: Snapshot, seat: SeatRecord) -> list[Notice]:
+        """Clear a seat's away strikes; a notice if a computer was playing for it."""
+        if not seat.away_strikes:
+            return []
+        await self._set_strikes(snap.table.id, {seat.seat: 0})
+        if snap.table.takeover and self.is_away(seat):
+            return [Notice("table.back", seat.seat)]
+        return []
 
     async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
         """A moderator takes a seat out: its cards are revealed as lost."""
@@ -571,13 +734,20 @@ class TableService:
         return result.winners if result is not None else ()
 
     async def _notify(
-        self, table_id: int, events: list[Event] | None = None, *, started: bool = False
+        self,
+        table_id: int,
+        events: list[Event] | None = None,
+        *,
+        started: bool = False,
+        notices: list[Notice] | None = None,
     ) -> Snapshot:
         snapshot = await self.snapshot(table_id)
         snapshot.events = list(events or [])
         snapshot.started = started
-        try:
-            await self.listener.table_changed(snapshot)
-        except Exception:
-            log.exception("rendering table %s failed", table_id)
+        snapshot.notices = list(notices or [])
+        for listener in self.listeners:
+            try:
+                await listener.table_changed(snapshot)
+            except Exception:
+                log.exception("telling %r about table %s failed", listener, table_id)
         return snapshot

@@ -50,6 +50,8 @@ class TableRecord(Record):
     updated_at: float
     rendered_version: int | None = None
     """The state version the table message shows (None: not rendered yet)."""
+    takeover: bool = True
+    """A computer plays for a player marked away, until that player comes back."""
 
 
 class SeatRecord(Record):
@@ -61,6 +63,13 @@ class SeatRecord(Record):
     away_strikes: int = 0
     """Consecutive turns timed out; reset by any answer."""
     removed: bool = False
+    computer: str | None = None
+    """A computer player's level (``games.ai.Level``); None for a person. Computer
+    seats have negative user ids, which no Discord user has."""
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer is not None
 
 
 class StateRecord(Record):
@@ -76,6 +85,8 @@ class ActionKind(StrEnum):
     FORFEIT = "forfeit"
     END = "end"
     """A moderator ended the table."""
+    COMPUTER = "computer"
+    """A computer's choice: for a computer seat, or for a player away."""
 
 
 class ActionRecord(Record):

@@ -72,6 +72,7 @@ class Repository(Protocol):
         options_json: str,
         timeouts: Timeouts,
         rematch_of: int | None = None,
+        takeover: bool = True,
     ) -> TableRecord:
         """A new lobby with its creator in seat 0. Raises ChannelBusy."""
 
@@ -95,12 +96,18 @@ class Repository(Protocol):
         """Table ids whose message may be out of date: running tables whose message
         shows an older state than the stored one, and every lobby (for boot)."""
 
+    async def set_takeover(self, table_id: int, takeover: bool) -> None:
+        """Whether a computer plays for away players. Raises UnknownTable."""
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the table's deadline when the status is not RUNNING."""
 
     # --- seats (lobby) ---
-    async def add_seat(self, table_id: int, user_id: int, name: str, max_seats: int) -> SeatRecord:
-        """Next free seat. Raises AlreadySeated, TableFull, WrongStatus (not a lobby)."""
+    async def add_seat(
+        self, table_id: int, user_id: int, name: str, max_seats: int, computer: str | None = None
+    ) -> SeatRecord:
+        """Next free seat (``computer``: a computer player's level). Raises
+        AlreadySeated, TableFull, WrongStatus (not a lobby)."""
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
         """Leave a lobby; later seats move down. Raises NotSeated, WrongStatus."""

@@ -105,6 +105,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # 2: which state version each table message shows (boot refreshes only stale ones)
     ("ALTER TABLE tables ADD COLUMN rendered_version INTEGER",),
+    # 3: computer players (a seat's level) and the take-over of away players
+    (
+        "ALTER TABLE seats ADD COLUMN computer TEXT",
+        "ALTER TABLE tables ADD COLUMN takeover INTEGER NOT NULL DEFAULT 1",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

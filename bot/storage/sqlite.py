@@ -59,9 +59,9 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version"
+    " rendered_version, takeover"
 )
-_SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed"
+_SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
 _DEADLINE_COLUMNS = 'd.table_id, d."window", d.version, d.due_at'
 
@@ -91,6 +91,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         rendered_version=row["rendered_version"],
+        takeover=bool(row["takeover"]),
     )
 
 
@@ -102,6 +103,7 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
         name=row["name"],
         away_strikes=row["away_strikes"],
         removed=bool(row["removed"]),
+        computer=row["computer"],
     )
 
 
@@ -260,6 +262,7 @@ class SqliteRepository:
         options_json: str,
         timeouts: Timeouts,
         rematch_of: int | None = None,
+        takeover: bool = True,
     ) -> TableRecord:
         now = self._clock()
         async with self._transaction() as db:
@@ -267,7 +270,8 @@ class SqliteRepository:
                 cursor = await db.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, creator_id,"
                     " options_json, turn_timeout, reaction_timeout, choice_timeout, rematch_of,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created_at, updated_at, takeover)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -281,6 +285,7 @@ class SqliteRepository:
                         rematch_of,
                         now,
                         now,
+                        int(takeover),
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -304,6 +309,7 @@ class SqliteRepository:
             rematch_of=rematch_of,
             created_at=now,
             updated_at=now,
+            takeover=takeover,
         )
 
     async def get_table(self, table_id: int) -> TableRecord | None:
@@ -344,6 +350,15 @@ class SqliteRepository:
             cursor = await db.execute(
                 "UPDATE tables SET message_id = ?, updated_at = ? WHERE id = ?",
                 (message_id, self._clock(), table_id),
+            )
+            if cursor.rowcount == 0:
+                raise UnknownTable(table_id)
+
+    async def set_takeover(self, table_id: int, takeover: bool) -> None:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tables SET takeover = ?, updated_at = ? WHERE id = ?",
+                (int(takeover), self._clock(), table_id),
             )
             if cursor.rowcount == 0:
                 raise UnknownTable(table_id)
@@ -427,7 +442,9 @@ class SqliteRepository:
 
     # --- seats ---
 
-    async def add_seat(self, table_id: int, user_id: int, name: str, max_seats: int) -> SeatRecord:
+    async def add_seat(
+        self, table_id: int, user_id: int, name: str, max_seats: int, computer: str | None = None
+    ) -> SeatRecord:
         async with self._transaction() as db:
             await self._require_lobby(db, table_id)
             rows = list(
@@ -443,10 +460,13 @@ class SqliteRepository:
             if count >= max_seats:
                 raise TableFull(f"table {table_id} has {count} of {max_seats} seats taken")
             await db.execute(
-                "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                (table_id, next_seat, user_id, name),
+                "INSERT INTO seats (table_id, seat, user_id, name, computer)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, next_seat, user_id, name, computer),
             )
-        return SeatRecord(table_id=table_id, seat=next_seat, user_id=user_id, name=name)
+        return SeatRecord(
+            table_id=table_id, seat=next_seat, user_id=user_id, name=name, computer=computer
+        )
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
         async with self._transaction() as db:

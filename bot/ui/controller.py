@@ -18,6 +18,7 @@ import discord
 
 from bot.storage.models import TableStatus
 from bot.tables import Refusal, Snapshot, TableService
+from games.ai import Level
 
 from .codec import BadCode, choice_models, decode
 from .i18n import t
@@ -237,12 +238,31 @@ class Controller:
             await self.answer_after(
                 interaction, service.cancel(table_id, user.id, moderator=moderator)
             )
+        elif code.startswith("ui.computer."):
+            moderator = await self.is_moderator(interaction)
+            await self.answer_after(interaction, self._computer(table_id, user.id, code, moderator))
+        elif code.startswith("ui.takeover."):
+            moderator = await self.is_moderator(interaction)
+            takeover = code == "ui.takeover.on"
+            await self.answer_after(
+                interaction,
+                service.set_takeover(table_id, user.id, takeover, moderator=moderator),
+            )
         elif code == "ui.rematch":
             await self.answer_after(interaction, service.rematch(table_id, user.id, name))
         elif code == "ui.log":
             await self._log(interaction, table_id)
         elif code.startswith("ui.panel."):
             await self._panel(interaction, table_id, code)
+        else:
+            raise Refusal("not_allowed")
+
+    async def _computer(self, table_id: int, user_id: int, code: str, moderator: bool) -> None:
+        what = code.removeprefix("ui.computer.")
+        if what == "remove":
+            await self.service.remove_computer(table_id, user_id, moderator=moderator)
+        elif what in (Level.EASY, Level.NORMAL):
+            await self.service.add_computer(table_id, user_id, Level(what), moderator=moderator)
         else:
             raise Refusal("not_allowed")
 
@@ -271,6 +291,7 @@ class Controller:
         return snapshot, seat.seat, ctx, self.presenters[snapshot.table.game]
 
     async def _hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        await self.service.come_back(table_id, interaction.user.id)
         _, seat, ctx, presenter = await self._seated(interaction, table_id)
         await self.show_panel(interaction, presenter.hand(ctx, seat))
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.storage.models import TableStatus
+from bot.storage.models import SeatRecord, TableStatus
+from bot.tables import COMPUTER_MARK
 
 from .i18n import t
 
@@ -46,16 +47,27 @@ class TableContext:
         return self.snapshot.version or 0
 
     def name(self, seat: Seat) -> str:
+        """The seat's name; a computer playing for a player away adds its mark."""
         seats = self.snapshot.seats
-        return seats[seat].name if 0 <= seat < len(seats) else f"#{seat + 1}"
+        if not 0 <= seat < len(seats):
+            return f"#{seat + 1}"
+        if self.taken_over(seat):
+            return f"{seats[seat].name} {COMPUTER_MARK}"
+        return seats[seat].name
 
     def mention(self, seat: Seat) -> str:
         seats = self.snapshot.seats
-        return f"<@{seats[seat].user_id}>" if 0 <= seat < len(seats) else self.name(seat)
+        if not 0 <= seat < len(seats) or seats[seat].is_computer:
+            return self.name(seat)
+        return f"<@{seats[seat].user_id}>"
 
     def away(self, seat: Seat) -> bool:
         seats = self.snapshot.seats
         return 0 <= seat < len(seats) and seats[seat].away_strikes >= self.away_after
+
+    def taken_over(self, seat: Seat) -> bool:
+        """A computer plays for this player, who is away."""
+        return self.snapshot.table.takeover and self.away(seat)
 
     def countdown(self) -> str:
         """A live Discord relative timestamp of the open window's deadline."""
@@ -108,7 +120,7 @@ def lobby_embed(
     title = t(presenter.title_key, ctx.locale)
     if status is TableStatus.CANCELLED:
         return discord.Embed(title=title, description=t("lobby.cancelled", ctx.locale))
-    seats = "\n".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(snap.seats)) or "-"
+    seats = "\n".join(f"{i + 1}. {_lobby_name(s, ctx.locale)}" for i, s in enumerate(snap.seats))
     embed = discord.Embed(
         title=title,
         description=t("lobby.description", ctx.locale, creator=f"<@{snap.table.creator_id}>"),
@@ -121,17 +133,29 @@ def lobby_embed(
     )
     embed.add_field(
         name=t("lobby.options", ctx.locale),
-        value=presenter.options_summary(snap.table.options_json, ctx.locale),
+        value="\n".join(
+            (
+                presenter.options_summary(snap.table.options_json, ctx.locale),
+                t(f"lobby.takeover.{'on' if snap.table.takeover else 'off'}", ctx.locale),
+            )
+        ),
         inline=False,
     )
     embed.set_footer(text=t("lobby.footer", ctx.locale, table=snap.table.id))
     return embed
 
 
+def _lobby_name(seat: SeatRecord, locale: str | None) -> str:
+    if seat.computer is None:
+        return f"<@{seat.user_id}>"
+    return f"{seat.name} · {t(f'lobby.level.{seat.computer}', locale)}"
+
+
 def lobby_items(ctx: TableContext) -> list[discord.ui.Item[Any]]:
     from .components import GameButton
 
     table, locale = ctx.table_id, ctx.locale
+    takeover = "off" if ctx.snapshot.table.takeover else "on"
     return [
         GameButton(
             table, 0, "ui.join", label=t("lobby.join", locale), style=discord.ButtonStyle.success
@@ -142,6 +166,20 @@ def lobby_items(ctx: TableContext) -> list[discord.ui.Item[Any]]:
         ),
         GameButton(
             table, 0, "ui.cancel", label=t("lobby.cancel", locale), style=discord.ButtonStyle.danger
+        ),
+        GameButton(
+            table, 0, "ui.computer.normal", label=t("lobby.add_normal", locale), emoji="🤖", row=1
+        ),
+        GameButton(
+            table, 0, "ui.computer.easy", label=t("lobby.add_easy", locale), emoji="🤖", row=1
+        ),
+        GameButton(table, 0, "ui.computer.remove", label=t("lobby.remove_computer", locale), row=1),
+        GameButton(
+            table,
+            0,
+            f"ui.takeover.{takeover}",
+            label=t(f"lobby.set_takeover.{takeover}", locale),
+            row=1,
         ),
     ]
 

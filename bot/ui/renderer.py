@@ -120,9 +120,12 @@ class Renderer:
             for seat in range(len(snapshot.seats)):
                 panel = presenter.hand(ctx, seat)
                 await self._dm(ctx, seat, panel.content, panel.embed)
+        seats = snapshot.seats
+        notices = [t(n.key, None, player=seats[n.seat].name) for n in snapshot.notices]
         if not snapshot.events:
+            await self._send_lines(snapshot.table.channel_id, notices)
             return
-        lines = presenter.event_lines(ctx, snapshot.events)
+        lines = [*presenter.event_lines(ctx, snapshot.events), *notices]
         await self._send_lines(snapshot.table.channel_id, lines)
         for seat in range(len(snapshot.seats)):
             private = presenter.private_lines(ctx, seat, snapshot.events)
@@ -138,7 +141,10 @@ class Renderer:
     async def _dm(
         self, ctx: TableContext, seat: int, text: str, embed: discord.Embed | None = None
     ) -> None:
-        """A DM that never blocks the game: a closed DM is told once in the channel."""
+        """A DM that never blocks the game: a closed DM is told once in the channel.
+        Computer players get none."""
+        if ctx.snapshot.seats[seat].is_computer:
+            return
         user_id = ctx.snapshot.seats[seat].user_id
         try:
             channel = await self._dm_channel(user_id)

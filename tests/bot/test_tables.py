@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage.models import ActionKind as StoredKind
 from bot.storage.models import Deadline, TableStatus, Timeouts
 from bot.storage.sqlite import SqliteRepository
-from bot.tables import Refusal, TableService
+from bot.tables import Notice, Refusal, Snapshot, TableService
+from games.ai import Level
 from games.complots import ActionKind, ComplotsOptions, ComplotsState
 from games.complots.models import Act, Pass
 
@@ -167,3 +169,180 @@ async def test_two_services_on_one_database_never_lose_or_double_a_step(
         assert [p.coins for p in snap.state.players] == [3, 3, 2, 2]
     finally:
         await other_repo.close()
+
+
+# --- computer players ----------------------------------------------------------------
+
+
+async def lobby_with_computers(service: TableService, *levels: Level, channel: int = 2) -> int:
+    snap = await service.create_table(
+        guild_id=1,
+        channel_id=channel,
+        game="complots",
+        creator_id=USERS[0],
+        creator_name="u0",
+        options=ComplotsOptions(first_player=0),
+        timeouts=TIMEOUTS,
+    )
+    for level in levels:
+        await service.add_computer(snap.table.id, USERS[0], level, moderator=False)
+    return snap.table.id
+
+
+async def test_the_creator_seats_and_removes_named_computer_players(
+    service: TableService,
+) -> None:
+    table = await lobby_with_computers(service, Level.NORMAL, Level.EASY)
+    await service.join(table, USERS[1], "u1")
+    seats = (await service.snapshot(table)).seats
+    assert [(s.name, s.computer) for s in seats] == [
+        ("u0", None),
+        ("🤖 Ada", "normal"),
+        ("🤖 Babbage", "easy"),
+        ("u1", None),
+    ]
+    assert all(s.user_id < 0 for s in seats if s.is_computer), "no Discord user has that id"
+
+    for refused, key in (
+        (service.add_computer(table, USERS[1], Level.EASY, moderator=False), "creator_only"),
+        (service.remove_computer(table, USERS[1], moderator=False), "creator_only"),
+        (service.set_takeover(table, USERS[1], False, moderator=False), "creator_only"),
+    ):
+        with pytest.raises(Refusal) as refusal:
+            await refused
+        assert refusal.value.key == key
+    await service.add_computer(table, USERS[1], Level.EASY, moderator=True)
+
+    await service.remove_computer(table, USERS[0], moderator=False)
+    await service.remove_computer(table, USERS[0], moderator=False)
+    seats = (await service.snapshot(table)).seats
+    assert [s.name for s in seats] == ["u0", "🤖 Ada", "u1"], "the last computer goes first"
+    await service.add_computer(table, USERS[0], Level.EASY, moderator=False)
+    seats = (await service.snapshot(table)).seats
+    assert seats[-1].name == "🤖 Babbage" and len({s.user_id for s in seats}) == 4
+
+    await service.remove_computer(table, USERS[0], moderator=False)
+    await service.remove_computer(table, USERS[0], moderator=False)
+    with pytest.raises(Refusal) as none_left:
+        await service.remove_computer(table, USERS[0], moderator=False)
+    assert none_left.value.key == "no_computer"
+
+
+async def test_computer_seats_fill_a_table_to_its_limit_and_not_beyond(
+    service: TableService,
+) -> None:
+    table = await lobby_with_computers(service, *[Level.EASY] * 7)
+    with pytest.raises(Refusal) as full:
+        await service.add_computer(table, USERS[0], Level.EASY, moderator=False)
+    assert full.value.key == "table_full"
+    await service.start(table, USERS[0], moderator=False)
+    with pytest.raises(Refusal) as started_already:
+        await service.add_computer(table, USERS[0], Level.EASY, moderator=False)
+    assert started_already.value.key == "not_lobby"
+
+
+async def test_computers_play_only_their_own_seats_to_the_end(service: TableService) -> None:
+    table = await lobby_with_computers(service, Level.NORMAL, Level.EASY, Level.RANDOM)
+    await service.start(table, USERS[0], moderator=False)
+    await play_with_computers(service, table, random.Random(5))
+    actions = await service.repo.actions(table)
+    by_computer = [a for a in actions if a.kind is StoredKind.COMPUTER]
+    assert by_computer and all(a.seat != 0 and (a.user_id or 0) < 0 for a in by_computer)
+    assert {a.seat for a in by_computer} == {1, 2, 3}
+
+
+async def play_with_computers(service: TableService, table: int, rng: random.Random) -> None:
+    """Computers move whenever asked; the person (seat 0) plays randomly."""
+    game = service.game("complots")
+    while True:
+        snap = await service.snapshot(table)
+        if game.result(snap.state) is not None:
+            break
+        if service.computers_awaited(snap):
+            assert 0 not in service.computers_awaited(snap), "never for the person"
+            assert await service.play_computer(table)
+            continue
+        prompt = game.prompt_for(snap.state, 0)
+        assert prompt is not None, "only the person can be left to answer"
+        assert not await service.play_computer(table), "no computer is asked"
+        await service.act(table, snap.version or 0, USERS[0], rng.choice(prompt.choices))
+
+
+async def test_a_computer_takes_over_an_away_player_until_it_comes_back(
+    tmp_path: Path,
+) -> None:
+    repo = SqliteRepository(tmp_path / "t.sqlite3")
+    await repo.open()
+    service = TableService(repo, RecordingScheduler(), seeds=lambda: 1234, away_after=2)
+    notices: list[list[Notice]] = []
+
+    class Recorder:
+        async def table_changed(self, snapshot: Snapshot) -> None:
+            notices.append(snapshot.notices)
+
+    service.listeners.append(Recorder())
+    try:
+        table = await started(service)
+        for expected_strikes in (1, 2):
+            snap = await service.snapshot(table)
+            assert service.computers_awaited(snap) == []
+            await service.fire(service._deadlines[table])  # seat 0's turn times out
+            await drive_to_turn_of(service, table, seat=0)
+            assert (await service.snapshot(table)).seats[0].away_strikes == expected_strikes
+        assert any(n == [Notice("table.taken_over", 0)] for n in notices)
+        snap = await service.snapshot(table)
+        assert service.computers_awaited(snap) == [0], "seat 0 is away: a computer plays it"
+        assert await service.play_computer(table)
+        actions = await service.repo.actions(table)
+        assert actions[-1].kind is StoredKind.COMPUTER and actions[-1].seat == 0
+
+        notices.clear()
+        await service.come_back(table, USERS[0])
+        assert notices == [[Notice("table.back", 0)]]
+        snap = await service.snapshot(table)
+        assert snap.seats[0].away_strikes == 0
+        assert service.computer_level(snap, snap.seats[0]) is None, "its own seat again"
+        await service.come_back(table, USERS[0])
+        assert len(notices) == 1, "coming back twice says nothing more"
+    finally:
+        await repo.close()
+
+
+async def drive_to_turn_of(service: TableService, table: int, seat: int) -> None:
+    """Time out whatever windows open until ``seat`` has a turn again."""
+    game = service.game("complots")
+    for _ in range(50):
+        snap = await service.snapshot(table)
+        prompts = game.prompts(snap.state)
+        if any(p.player == seat and p.kind.value == "turn" for p in prompts):
+            return
+        if service.computers_awaited(snap):
+            await service.play_computer(table)
+        else:
+            await service.fire(service._deadlines[table])
+    raise AssertionError("seat never got its turn back")
+
+
+async def test_without_takeover_an_away_player_is_only_marked(service: TableService) -> None:
+    table = await lobby_with_computers(service, Level.RANDOM)
+    await service.set_takeover(table, USERS[0], False, moderator=False)
+    await service.start(table, USERS[0], moderator=False)
+    snap = await service.snapshot(table)
+    assert not snap.table.takeover
+    away = snap.seats[0].model_copy(update={"away_strikes": service.away_after})
+    assert service.computer_level(snap, away) is None
+    assert service.computer_level(snap, snap.seats[1]) is Level.RANDOM
+
+
+async def test_a_rematch_keeps_computers_and_the_takeover_choice(service: TableService) -> None:
+    table = await lobby_with_computers(service, Level.EASY, Level.NORMAL)
+    await service.set_takeover(table, USERS[0], False, moderator=False)
+    await service.start(table, USERS[0], moderator=False)
+    snap = await service.snapshot(table)
+    await play_with_computers(service, table, random.Random(8))
+    assert (await service.snapshot(table)).table.status is TableStatus.FINISHED
+    rematch = await service.rematch(table, USERS[0], "u0")
+    assert [(s.name, s.computer) for s in rematch.seats] == [
+        (s.name, s.computer) for s in snap.seats
+    ]
+    assert not rematch.table.takeover

@@ -877,13 +877,34 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
             " turn_timeout, reaction_timeout, choice_timeout, created_at, updated_at)"
             " VALUES (1, 2, 'complots', 'lobby', 3, '{}', 60, 20, 30, 0, 0)"
         )
+        connection.execute(
+            "INSERT INTO seats (table_id, seat, user_id, name) VALUES (1, 0, 3, 'Ann')"
+        )
         connection.execute("PRAGMA user_version = 1")
     repository = SqliteRepository(db_path)
     await repository.open()
     try:
         table = await repository.open_table_in_channel(2)
         assert table is not None and table.rendered_version is None
+        assert table.takeover, "v3: existing tables let computers take over away players"
+        [seat] = await repository.seats(table.id)
+        assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 2
+        assert schema.SCHEMA_VERSION == 3
     finally:
         await repository.close()
+
+
+async def test_computer_seats_and_the_takeover_flag_are_stored(repo: SqliteRepository) -> None:
+    table = await lobby(repo, channel_id=1)
+    await repo.add_seat(table.id, -1, "🤖 Ada", max_seats=6, computer="easy")
+    await repo.set_takeover(table.id, False)
+    seats = await repo.seats(table.id)
+    assert [(s.user_id, s.computer, s.is_computer) for s in seats] == [
+        (seats[0].user_id, None, False),
+        (-1, "easy", True),
+    ]
+    stored = await repo.get_table(table.id)
+    assert stored is not None and not stored.takeover
+    with pytest.raises(UnknownTable):
+        await repo.set_takeover(999, True)

@@ -229,7 +229,9 @@ async def test_moderator_ends_a_table_and_others_are_refused(world: World) -> No
 
 
 async def test_a_player_timing_out_turns_is_marked_away(world: World) -> None:
-    async with world.fake.running(world.bot(away_after=2)) as bot:
+    # The computer that then takes alice's seat over waits longer than this test
+    # (test_computers.py covers the take-over).
+    async with world.fake.running(world.bot(away_after=2, computer_delay=30)) as bot:
         table = await Table.open(world, bot, players=2)
         await rig(table, [[D, CA], [CO, AM]], turn=0)
         for strikes in ((1, 0), (1, 1), (2, 1)):  # alice, bob, alice time out in turn

@@ -1,0 +1,69 @@
+"""Paces computer players: after every change of a table, if its open prompts
+wait on a computer (a computer seat, or a computer playing for a player marked
+away), one computer move is played after a short delay, so people can follow.
+
+Nothing is stored: who must move is read from the state, so after a restart
+``resume`` finds every waiting computer again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from games.base import PromptKind
+
+if TYPE_CHECKING:
+    from bot.tables import Snapshot, TableService
+
+log = logging.getLogger("bot.autoplay")
+
+
+class Autoplay:
+    def __init__(self, service: TableService, *, delay: float) -> None:
+        self.service = service
+        self.delay = delay
+        """Seconds before a computer's turn or private choice; half that for a reaction."""
+        self._pending: dict[int, asyncio.Task[None]] = {}
+
+    async def table_changed(self, snapshot: Snapshot) -> None:
+        table_id = snapshot.table.id
+        if table_id in self._pending:
+            return  # the pending move reads the state when it wakes
+        seats = self.service.computers_awaited(snapshot)
+        if not seats or snapshot.state is None:
+            return
+        prompt = snapshot.game.prompt_for(snapshot.state, seats[0])
+        reaction = prompt is not None and prompt.kind is PromptKind.REACTION
+        delay = self.delay / 2 if reaction else self.delay
+        self._pending[table_id] = asyncio.create_task(
+            self._move_after(table_id, delay), name=f"computer-move-{table_id}"
+        )
+
+    async def _move_after(self, table_id: int, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            # Gone before the move, so the move's own change schedules the next one.
+            self._pending.pop(table_id, None)
+        try:
+            await self.service.play_computer(table_id)
+        except Exception:
+            log.exception("computer move on table %s failed", table_id)
+
+    async def resume(self) -> None:
+        """At boot: every running table whose prompts wait on a computer gets its move."""
+        for table in await self.service.repo.running_tables():
+            try:
+                await self.table_changed(await self.service.snapshot(table.id))
+            except Exception:
+                log.exception("resuming computers of table %s failed", table.id)
+
+    async def stop(self) -> None:
+        tasks = list(self._pending.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.0)
+        self._pending.clear()

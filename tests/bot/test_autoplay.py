@@ -1,0 +1,103 @@
+"""Paced computer moves: the driver plays every computer prompt, and only those."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.autoplay import Autoplay
+from bot.storage.models import ActionKind, Timeouts
+from bot.storage.sqlite import SqliteRepository
+from bot.tables import TableService
+from games.ai import Level
+from games.complots import ComplotsOptions
+
+from .test_tables import RecordingScheduler
+
+TIMEOUTS = Timeouts(turn=60, reaction=20, choice=30)
+PERSON = 7
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    repo = SqliteRepository(tmp_path / "t.sqlite3")
+    await repo.open()
+    yield TableService(repo, RecordingScheduler(), seeds=lambda: 99)
+    await repo.close()
+
+
+async def table_with_computers(service: TableService, *levels: Level) -> int:
+    snap = await service.create_table(
+        guild_id=1,
+        channel_id=2,
+        game="complots",
+        creator_id=PERSON,
+        creator_name="Ann",
+        options=ComplotsOptions(first_player=1),
+        timeouts=TIMEOUTS,
+    )
+    for level in levels:
+        await service.add_computer(snap.table.id, PERSON, level, moderator=False)
+    return snap.table.id
+
+
+async def wait_for_person_or_end(service: TableService, table: int, seconds: float = 10) -> None:
+    game = service.game("complots")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        snap = await service.snapshot(table)
+        if game.result(snap.state) is not None or (
+            0 in game.awaiting(snap.state) and not service.computers_awaited(snap)
+        ):
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the computers never handed over to the person")
+
+
+async def test_computers_move_by_themselves_and_wait_for_the_person(
+    service: TableService,
+) -> None:
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    table = await table_with_computers(service, Level.NORMAL, Level.EASY, Level.NORMAL)
+    await service.start(table, PERSON, moderator=False)
+    game = service.game("complots")
+    rng = random.Random(3)
+    try:
+        for _ in range(500):
+            await wait_for_person_or_end(service, table)
+            snap = await service.snapshot(table)
+            if game.result(snap.state) is not None:
+                break
+            prompt = game.prompt_for(snap.state, 0)
+            assert prompt is not None
+            await service.act(table, snap.version or 0, PERSON, rng.choice(prompt.choices))
+        else:
+            raise AssertionError("the game did not end")
+    finally:
+        await autoplay.stop()
+    actions = await service.repo.actions(table)
+    kinds = {(a.kind, a.seat == 0) for a in actions if a.seat is not None}
+    assert (ActionKind.COMPUTER, False) in kinds and (ActionKind.COMPUTER, True) not in kinds
+
+
+async def test_moves_are_paced_and_resume_after_a_restart(service: TableService) -> None:
+    table = await table_with_computers(service, Level.EASY, Level.EASY)
+    await service.start(table, PERSON, moderator=False)  # seat 1, a computer, starts
+    paced = Autoplay(service, delay=0.3)
+    service.listeners.append(paced)
+    started = time.monotonic()
+    await paced.resume()  # what a boot does: the computer's pending turn is found
+    while (await service.snapshot(table)).version == 0:
+        assert time.monotonic() - started < 5, "the computer never moved"
+        await asyncio.sleep(0.01)
+    assert time.monotonic() - started >= 0.29, "not before its delay"
+    await paced.stop()
+    version = (await service.snapshot(table)).version
+    await asyncio.sleep(0.5)
+    assert (await service.snapshot(table)).version == version, "a stopped driver plays nothing"

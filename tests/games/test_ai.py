@@ -1,0 +1,85 @@
+"""The computer-player framework (games/ai.py): levels, the legality guard,
+reproducible decisions and the all-computer runner."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ai import (
+    RANDOM,
+    IllegalDecision,
+    Level,
+    NotAsked,
+    Policy,
+    TooLong,
+    decision_rng,
+    play_out,
+    policy_for,
+)
+from games.base import Prompt
+from games.complots import GAME as COMPLOTS
+from games.complots.models import Act, ActionKind
+from games.registry import GAMES
+
+
+class Cheater(Policy[Any, Any]):
+    """Always takes 3 coins of tax, asked or not."""
+
+    level = Level.EASY
+
+    def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
+        return Act(action=ActionKind.TAX)
+
+
+def test_every_game_has_every_level() -> None:
+    for name in GAMES:
+        for level in Level:
+            policy = policy_for(name, level)
+            assert policy.level is level
+    assert policy_for("complots", Level.RANDOM) is RANDOM
+
+
+def test_a_policy_must_be_asked_and_must_answer_legally() -> None:
+    state = COMPLOTS.setup(3, COMPLOTS.options_model(first_player=0), seed=1)
+    with pytest.raises(NotAsked):
+        Cheater().choose(COMPLOTS.view(state, 1), random.Random(0))
+    legal = COMPLOTS.view(state, 0)
+    assert Act(action=ActionKind.TAX) in legal.prompt.choices
+    assert Cheater().choose(legal, random.Random(0)) == Act(action=ActionKind.TAX)
+
+
+def test_must_coup_at_ten_coins_is_enforced_on_a_cheating_policy() -> None:
+    state = COMPLOTS.setup(2, COMPLOTS.options_model(first_player=0), seed=3)
+    while COMPLOTS.view(state, 0).players[0].coins < 10 or COMPLOTS.awaiting(state) != [0]:
+        seat = COMPLOTS.awaiting(state)[0]
+        prompt = COMPLOTS.prompt_for(state, seat)
+        assert prompt is not None
+        income = Act(action=ActionKind.INCOME)
+        state, _ = COMPLOTS.apply(
+            state, seat, income if income in prompt.choices else prompt.default
+        )
+    view = COMPLOTS.view(state, 0)
+    assert view.players[0].coins >= 10 and view.prompt is not None
+    with pytest.raises(IllegalDecision):
+        Cheater().choose(view, random.Random(0))
+
+
+def test_decisions_are_reproducible_from_table_step_and_seat() -> None:
+    assert decision_rng(7, 3, 1).random() == decision_rng(7, 3, 1).random()
+    assert decision_rng(7, 3, 1).random() != decision_rng(7, 3, 2).random()
+    assert decision_rng(7, 3, 1).random() != decision_rng(7, 4, 1).random()
+
+
+def test_play_out_replays_exactly_and_stops_runaway_games() -> None:
+    policies = [
+        policy_for("mascarade", level) for level in (Level.NORMAL, Level.EASY, Level.RANDOM)
+    ]
+    first = play_out(GAMES["mascarade"], policies, seed=12)
+    again = play_out(GAMES["mascarade"], policies, seed=12)
+    assert first.result == again.result and first.decisions == again.decisions
+    assert sum(first.per_seat_decisions) == first.decisions
+    with pytest.raises(TooLong):
+        play_out(GAMES["mascarade"], policies, seed=12, max_steps=3)
