@@ -21,7 +21,8 @@ from games.ai import (
 )
 from games.base import Prompt
 from games.complots import GAME as COMPLOTS
-from games.complots.models import Act, ActionKind
+from games.complots import ActionKind
+from games.complots.models import Act
 from games.registry import GAMES
 
 
@@ -47,7 +48,7 @@ def test_a_policy_must_be_asked_and_must_answer_legally() -> None:
     with pytest.raises(NotAsked):
         Cheater().choose(COMPLOTS.view(state, 1), random.Random(0))
     legal = COMPLOTS.view(state, 0)
-    assert Act(action=ActionKind.TAX) in legal.prompt.choices
+    assert legal.prompt is not None and Act(action=ActionKind.TAX) in legal.prompt.choices
     assert Cheater().choose(legal, random.Random(0)) == Act(action=ActionKind.TAX)
 
 

@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 from bot.storage.models import TableStatus
-from games.complots.models import Act, ActionKind, Pass
+from games.complots import ActionKind
+from games.complots.models import Act, Pass
 from tests.e2e.fake_discord.components import labels
 
 from .harness import Table, World
@@ -139,7 +140,7 @@ async def test_a_computer_takes_over_an_away_player_who_then_takes_the_seat_back
 
         async def strikes(count: int) -> Any:
             async def reached(snap: Any) -> bool:
-                return snap.seats[1].away_strikes == count
+                return bool(snap.seats[1].away_strikes == count)
 
             return reached
 
