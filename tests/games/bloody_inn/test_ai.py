@@ -1,0 +1,370 @@
+"""The Bloody Inn computer players: whole games, what they may see, how they play.
+
+``AI_GAMES_SCALE`` (a float, default 1) scales the number of all-computer games
+per player count (e.g. ``AI_GAMES_SCALE=5`` for a long soak run).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.ai import RANDOM, Level, Policy, decision_rng, play_out, policy_for
+from games.base import Seat
+from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
+from games.bloody_inn.ai import POLICIES
+from games.bloody_inn.cards import WEALTH_CAP
+from games.bloody_inn.models import (
+    Act,
+    BloodyInnChoice,
+    Cancel,
+    Dismiss,
+    Dismissal,
+    Done,
+    Pass,
+    Pay,
+    Place,
+    Stage,
+    TargetCard,
+    TargetRoom,
+    Welcome,
+)
+
+from .helpers import C, Table, annex, rigged
+from .test_properties import scramble_unknown
+
+BRIBE = Act(action=ActionKind.BRIBE)
+BUILD = Act(action=ActionKind.BUILD)
+KILL = Act(action=ActionKind.KILL)
+BURY = Act(action=ActionKind.BURY)
+NORMAL = POLICIES[Level.NORMAL]
+EASY = POLICIES[Level.EASY]
+
+SCALE = float(os.environ.get("AI_GAMES_SCALE", "1"))
+GAMES = {1: 600, 2: 400, 3: 250, 4: 200}
+"""All-computer games per player count at scale 1: about a minute of one core (1000
+per count would take three); ``AI_GAMES_SCALE=5`` plays 1000 to 3000 per count."""
+CHUNK = 40
+"""Games per test case, so that pytest-xdist spreads them."""
+
+
+def _chunks(players: int) -> list[tuple[int, int]]:
+    total = max(1, round(GAMES[players] * SCALE))
+    return [(start, min(CHUNK, total - start)) for start in range(0, total, CHUNK)]
+
+
+CASES = [(players, start, count) for players in GAMES for start, count in _chunks(players)]
+
+
+def _table_options(rng: random.Random) -> BloodyInnOptions:
+    return BloodyInnOptions(
+        length=rng.choice(list(Length)),
+        first_come_first_served=rng.random() < 0.2,
+        unlimited_wealth=rng.random() < 0.2,
+    )
+
+
+# --- all-computer games --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "start", "count"), CASES)
+def test_all_computer_games_end_normally(players: int, start: int, count: int) -> None:
+    for seed in range(players * 100_000 + start, players * 100_000 + start + count):
+        rng = random.Random(seed)
+        levels = [rng.choice(list(Level)) for _ in range(players)]
+        options = _table_options(rng)
+        policies = [policy_for("bloody_inn", level) for level in levels]
+        played = play_out(GAME, policies, seed, options, max_steps=5_000)
+        state = played.state
+        assert isinstance(state, BloodyInnState)
+        result = played.result
+        assert state.stage is Stage.OVER
+        assert result.scores is not None and len(result.scores) == players
+        assert all(s >= 0 for s in result.scores)
+        if players == 1 and state.solo_lost:
+            assert result.winners == ()
+            continue
+        assert result.winners, f"seed {seed}: nobody won"
+        best = max(result.scores)
+        assert all(result.scores[w] == best for w in result.winners)
+        for player in state.players:
+            assert player.corpses == [], "the undertaker took every corpse"
+            if not options.unlimited_wealth:
+                assert player.money <= WEALTH_CAP
+
+
+# --- the policies see only their view ------------------------------------------------
+
+
+def _states_of_mixed_games(games: int) -> list[tuple[BloodyInnState, Seat]]:
+    """Every prompted state of a few games with mixed levels (one in three kept)."""
+    found: list[tuple[BloodyInnState, Seat]] = []
+    for seed in range(games):
+        players = 1 + seed % 4
+        rng = random.Random(seed)
+        levels = [rng.choice(list(Level)) for _ in range(players)]
+        state = GAME.setup(players, _table_options(rng), seed)
+        for _ in range(5_000):
+            if GAME.result(state) is not None:
+                break
+            seat = GAME.awaiting(state)[0]
+            if rng.random() < 0.35:
+                found.append((state, seat))
+            view = GAME.view(state, seat)
+            policy = policy_for("bloody_inn", levels[seat])
+            choice = policy.choose(view, decision_rng(seed, state.step, seat))
+            state, _ = GAME.apply(state, seat, choice)
+    return found
+
+
+def test_policies_decide_from_the_view_alone_and_never_cancel() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for state, seat in _states_of_mixed_games(16):
+        view = GAME.view(state, seat)
+        scrambled = scramble_unknown(state, seat, rng)
+        other = GAME.view(scrambled, seat)
+        assert other == view
+        assert view.prompt is not None
+        for policy in (EASY, NORMAL):
+            seed = rng.random()
+            choice = policy.choose(view, random.Random(seed))
+            assert choice == policy.choose(other, random.Random(seed))
+            if len(view.prompt.choices) > 1:
+                assert not isinstance(choice, Cancel), "a computer player never cancels"
+        checked += 1
+    assert checked > 500
+
+
+def test_the_policies_import_neither_the_engine_nor_the_state() -> None:
+    source = Path(__file__).parents[3] / "games" / "bloody_inn" / "ai.py"
+    tree = ast.parse(source.read_text())
+    modules: list[str] = []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules.append("." * node.level + (node.module or ""))
+            names += [alias.name for alias in node.names]
+    assert not any(m.endswith("engine") for m in modules)
+    assert "games.bloody_inn" not in modules and "." not in modules, "the package holds GAME"
+    forbidden = {"GAME", "BloodyInn", "BloodyInnState", "PlayerState", "Pending", "copy_state"}
+    assert forbidden.isdisjoint(names)
+
+
+# --- behaviours ------------------------------------------------------------------------
+
+
+def decide(policy: Policy[Any, Any], state: BloodyInnState, seat: Seat = 0) -> BloodyInnChoice:
+    choice: BloodyInnChoice = policy.choose(GAME.view(state, seat), random.Random(1))
+    return choice
+
+
+def play_turn(table: Table, seat: Seat = 0) -> list[BloodyInnChoice]:
+    """NORMAL plays one whole action of ``seat`` (every step of it); its choices."""
+    choices = [decide(NORMAL, table.state, seat)]
+    table.do(seat, choices[0])
+    while table.prompted() == [seat] and table.stage() in ONE_ACTION:
+        choices.append(decide(NORMAL, table.state, seat))
+        table.do(seat, choices[-1])
+    return choices
+
+
+ONE_ACTION = (Stage.TARGET, Stage.PLACE, Stage.PAY, Stage.KEY, Stage.SERVICE)
+
+
+@pytest.mark.parametrize("police", [True, False])
+def test_buries_before_a_police_visit_else_builds_first(police: bool) -> None:
+    """Last action of the night, a corpse that only fits under a rival's annex: with
+    the police in the inn it is buried now; without, the Marquis comes first."""
+    state = rigged(
+        hands=[[C.NOVICE, C.MARQUIS, C.PEASANT, C.PEASANT, C.PEASANT], [], []],
+        corpses={0: [C.BRIGADIER]},
+        annexes={0: [annex(None, C.BARON)]},
+        rooms={4: C.PEACEKEEPER if police else C.MONK, 5: C.BARON},
+        queue=[0],
+    )
+    assert decide(NORMAL, state) == (BURY if police else BUILD)
+
+
+@pytest.mark.parametrize("last_action", [True, False])
+def test_kills_only_when_it_can_bury_before_the_police(last_action: bool) -> None:
+    """A Baron costs nothing to kill; the police (a Major) stays in the inn. Killed on
+    the first action it is buried with the second; on the last one it would be found."""
+    state = rigged(
+        hands=[[C.NOVICE], [], []],
+        rooms={4: C.MAJOR, 5: C.BARON},
+        queue=[0] if last_action else None,
+    )
+    choice = decide(NORMAL, state)
+    assert (choice == KILL) is not last_action
+
+
+def test_kill_then_bury_in_the_same_night() -> None:
+    table = Table(rigged(hands=[[C.NOVICE], [], []], rooms={4: C.MAJOR, 5: C.BARON}, turn=0))
+    assert play_turn(table)[0] == KILL
+    table.do(1, Pass())
+    table.do(2, Pass())
+    assert play_turn(table)[0] == BURY
+    assert table.state.players[0].corpses == []
+    assert table.state.players[0].money == 5 + 8
+
+
+def test_solo_takes_the_police_out_when_its_corpse_cannot_be_buried() -> None:
+    """Solo, the Depot is full: a corpse at the police visit loses the game."""
+    table = Table(
+        rigged(
+            1,
+            hands=[[C.PEASANT]],
+            corpses={0: [C.VISCOUNT]},
+            annexes={0: [annex(None, C.BARON)]},
+            rooms={2: C.BRIGADIER, 3: C.BARON, 4: C.COUNT},
+            queue=[0],
+        )
+    )
+    play_turn(table)
+    assert all(room.guest is not C.BRIGADIER for room in table.state.rooms)
+
+
+def test_pays_with_returning_cards_then_the_cheapest_keeping_the_useful_ones() -> None:
+    """Killing a rank-2 guest: the Peacekeeper comes back from a Kill, then the Baron
+    goes; the Novice (it pays the Bury and comes back) and the Count are kept. (The
+    timeout default would play the Novice: it only looks at ranks.)"""
+    hand = [C.PEACEKEEPER, C.NOVICE, C.BARON, C.COUNT]
+    table = Table(rigged(hands=[hand, [], []], rooms={4: C.BRIGADIER_CHIEF}))
+    table.do(0, KILL, TargetRoom(room=4))
+    assert decide(NORMAL, table.state) == Pay(card=C.PEACEKEEPER)
+    table.do(0, Pay(card=C.PEACEKEEPER))
+    assert table.default(0) == Pay(card=C.NOVICE)
+    assert decide(NORMAL, table.state) == Pay(card=C.BARON)
+    table.do(0, Pay(card=C.BARON))
+    assert sorted(table.hand(0)) == sorted([C.NOVICE, C.PEACEKEEPER, C.COUNT])
+
+
+def test_takes_the_workshop_discount() -> None:
+    table = Table(rigged(hands=[[C.VISCOUNT, C.PEASANT], [], []], annexes={0: [annex(C.MECHANIC)]}))
+    table.do(0, BUILD, TargetCard(card=C.VISCOUNT))
+    assert table.stage() is Stage.PAY
+    assert decide(NORMAL, table.state) == Done()
+
+
+@pytest.mark.parametrize("final_round", [False, True])
+def test_hires_accomplices_early_not_at_the_end(final_round: bool) -> None:
+    """A free Novice in the inn: worth its wages early, only wages in the last round."""
+    state = rigged(hands=[[], [], []], rooms={4: C.NOVICE}, queue=[0] if final_round else None)
+    state.final_round = final_round
+    choice = decide(NORMAL, state)
+    assert (choice == BRIBE) is not final_round
+    if final_round:
+        assert isinstance(choice, Pass)
+
+
+@pytest.mark.parametrize(
+    ("final_round", "first"), [(False, BUILD), (True, BURY)], ids=["early", "last"]
+)
+def test_builds_an_annex_early_for_its_effect_not_in_the_last_round(
+    final_round: bool, first: Act
+) -> None:
+    """Early, the Gardens (+2 F every round, room for 3 corpses) are built before the
+    Baron's corpse is buried (the second action will do); in the last round they
+    would bring a few francs only: the corpse comes first."""
+    state = rigged(
+        hands=[[C.GARDENER, C.PEASANT, C.PEASANT, C.PEASANT], [], []],
+        corpses={0: [C.BARON]},
+        rooms={4: C.MONK},
+    )
+    state.final_round = final_round
+    assert decide(NORMAL, state) == first
+
+
+def test_launders_money_at_the_cap_and_keeps_the_wages() -> None:
+    state = rigged(hands=[[C.PEASANT, C.PEASANT], [], []], money=[40, 5, 5], queue=[0])
+    choice = decide(NORMAL, state)
+    assert isinstance(choice, Pass) and choice.launder >= 1
+    assert 40 - 10 * choice.launder >= 2
+
+
+@pytest.mark.parametrize(("service", "room"), [(0, 5), (1, 1)])
+def test_welcomes_a_rich_guest_into_its_own_rooms(service: Seat, room: int) -> None:
+    """A Duke pays 3 F to the room-service token of its room: into mine, else my key's room."""
+    state = rigged(
+        welcome=True,
+        service={5: service},
+        entrance=[C.DUKE, C.BARON, C.MONK, C.NOVICE, C.ABBOT, C.COUNT],
+    )
+    assert state.drawn is C.DUKE
+    assert decide(NORMAL, state) == Welcome(room=room)
+
+
+def test_buries_under_its_own_annex_else_the_poorest_rival() -> None:
+    own = Table(
+        rigged(
+            hands=[[C.NOVICE], [], []],
+            corpses={0: [C.BRIGADIER]},
+            annexes={0: [annex(None, C.BARON), annex(C.VISCOUNT)]},
+        )
+    )
+    own.do(0, BURY, TargetCard(card=C.BRIGADIER))
+    assert decide(NORMAL, own.state) == Place(owner=0)
+    rivals = Table(
+        rigged(
+            hands=[[C.NOVICE], [], []],
+            corpses={0: [C.BRIGADIER]},
+            annexes={0: [annex(None, C.BARON)]},
+            money=[5, 30, 5],
+            cheques=[1, 1, 0],
+        )
+    )
+    rivals.do(0, BURY, TargetCard(card=C.BRIGADIER))
+    assert decide(NORMAL, rivals.state) == Place(owner=2)
+
+
+def test_dismisses_the_least_useful_accomplice() -> None:
+    """Unpaid wages: the Baron leaves first (a plain payer, a small annex), not the
+    Novice the timeout default would dismiss (the lowest rank first)."""
+    hand = [C.NOVICE, C.BARON, C.COUNT]
+    table = Table(rigged(hands=[hand, [], []], money=[1, 5, 5], queue=[2]))
+    table.do(2, Pass())
+    assert table.state.dismissals == [Dismissal(seat=0, count=2)]
+    assert table.default(0) == Dismiss(card=C.NOVICE)
+    assert decide(NORMAL, table.state) == Dismiss(card=C.BARON)
+
+
+# --- strength -------------------------------------------------------------------------
+
+
+def _wins(lineup: list[Policy[Any, Any]], hero: Policy[Any, Any], games: int, base: int) -> float:
+    """The hero's share of wins (draws split), rotating it over the seats."""
+    won = 0.0
+    players = len(lineup) + 1
+    for game in range(games):
+        seat = game % players
+        policies = list(lineup)
+        policies.insert(seat, hero)
+        result = play_out(GAME, policies, base + game).result
+        if seat in result.winners:
+            won += 1 / len(result.winners)
+    return won / games
+
+
+def test_normal_beats_random_and_easy_clearly() -> None:
+    games = 60
+    assert _wins([RANDOM] * 3, NORMAL, games, 7_000) >= 0.9
+    assert _wins([RANDOM], NORMAL, games, 8_000) >= 0.9
+    against_easy = _wins([EASY] * 3, NORMAL, games, 9_000)
+    easy_among_easy = _wins([EASY] * 3, EASY, games, 9_000)
+    assert against_easy >= 0.75 and against_easy > easy_among_easy
+    assert _wins([RANDOM] * 3, EASY, games, 7_000) >= 0.6
+
+
+def test_normal_never_loses_a_solo_game() -> None:
+    for seed in range(40):
+        options = BloodyInnOptions(length=Length.LONG if seed % 2 else Length.SHORT)
+        result = play_out(GAME, [NORMAL], 10_000 + seed, options).result
+        assert result.winners == (0,), f"seed {10_000 + seed}"
