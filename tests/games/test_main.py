@@ -21,11 +21,21 @@ def run(*argv: str, typed: str = "") -> tuple[int, str]:
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("level", ["easy", "normal"])
 def test_computers_play_every_game_to_its_end(game: str, level: str) -> None:
-    players = "1" if game == "bloody_inn" and level == "easy" else "3"
-    code, out = run("play", game, "--players", players, "--watch", "--level", level, "--seed", "4")
+    code, out = run("play", game, "--players", "3", "--watch", "--level", level, "--seed", "4")
     assert code == 0
     assert out.splitlines()[-1].startswith("Game over: seat ")
     assert "> seat 1 (" in out, "every computer move is printed"
+
+
+def test_a_solo_game_can_be_lost() -> None:
+    outcomes = set()
+    for seed in range(6):
+        code, out = run(
+            "play", "bloody_inn", "--players=1", "--watch", "--level=random", f"--seed={seed}"
+        )
+        assert code == 0
+        outcomes.add(out.splitlines()[-1].split(" (")[0])
+    assert outcomes == {"Game over: nobody won"}, "a random innkeeper alone loses"
 
 
 def test_a_person_sees_its_view_and_numbered_choices_and_can_quit() -> None:
