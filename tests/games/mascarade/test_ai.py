@@ -50,9 +50,10 @@ from .helpers import (
 )
 from .test_properties import scramble_unknown
 
-GAMES_PER_COUNT = 200
-"""All-computer games per player count (~45 s of one core for the twelve counts;
-1000 per count take ~230 s). ``AI_GAMES_SCALE=5`` runs a thousand per count."""
+GAMES_PER_COUNT = 1000
+"""All-computer games per player count (~230 s of one core for the twelve counts,
+in CHUNKS per count so pytest-xdist spreads them); ``AI_GAMES_SCALE`` scales it."""
+CHUNKS = 4
 PLAYER_COUNTS = range(2, 14)
 LEVELS = (Level.RANDOM, Level.EASY, Level.NORMAL)
 NORMAL = POLICIES[Level.NORMAL]
@@ -72,9 +73,10 @@ def mixed_levels(players: int, seed: int) -> list[Level]:
 # --- all-computer games -------------------------------------------------------------
 
 
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_all_computer_games_end_normally(players: int) -> None:
-    for game in range(games_for_count()):
+def test_all_computer_games_end_normally(players: int, chunk: int) -> None:
+    for game in range(chunk, games_for_count(), CHUNKS):
         seed = players * 1_000_003 + game
         policies = [policy_for("mascarade", level) for level in mixed_levels(players, seed)]
         playout = play_out(GAME, policies, seed)
