@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -25,7 +24,6 @@ from games.ai import Level, Policy
 from games.base import Prompt, Seat
 
 from .cards import (
-    ADJACENT,
     CHAMBER_SIZE,
     COLOURS,
     LOCATION_TABLE,
@@ -52,6 +50,7 @@ from .models import (
     TakeLocation,
     TakePile,
 )
+from .scoring import colour_groups as groups
 
 ConspiracyPrompt = Prompt[ConspiracyChoice]
 Kind = tuple[Colour, int]
@@ -107,32 +106,6 @@ class Board:
             if influence > best.get(colour, 0):
                 best[colour] = influence
         return sum(best.values())
-
-
-@lru_cache(maxsize=8192)
-def groups(colours: tuple[Colour, ...]) -> tuple[tuple[Colour, int, int], ...]:
-    """Each same-colour group of adjacent Lords: (colour, size, free places touching it)."""
-    filled = len(colours)
-    seen = [False] * filled
-    found: list[tuple[Colour, int, int]] = []
-    for start, colour in enumerate(colours):
-        if seen[start]:
-            continue
-        seen[start] = True
-        stack = [start]
-        size = 0
-        frontier: set[int] = set()
-        while stack:
-            here = stack.pop()
-            size += 1
-            for there in ADJACENT[here]:
-                if there >= filled:
-                    frontier.add(there)
-                elif not seen[there] and colours[there] is colour:
-                    seen[there] = True
-                    stack.append(there)
-        found.append((colour, size, len(frontier)))
-    return tuple(found)
 
 
 def largest_coalition(colours: tuple[Colour, ...]) -> int:

@@ -36,30 +36,39 @@ _COLOUR_POINTS: dict[Colour, dict[int, ColourPoints]] = {
 }
 
 
-def coalition(lords: Sequence[int]) -> tuple[int, tuple[Colour, ...]]:
-    """The size of the largest group of adjacent same-colour Lords, and the colours
-    that have a group of that size (in colour order)."""
-    colours = [LORDS[lord].colour for lord in lords]
-    seen = [False] * len(colours)
-    best = 0
-    best_colours: set[Colour] = set()
+@lru_cache(maxsize=8192)
+def colour_groups(colours: tuple[Colour, ...]) -> tuple[tuple[Colour, int, int], ...]:
+    """Each group of adjacent same-colour Lords in a chamber filled in place order:
+    (colour, size, free places touching it)."""
+    filled = len(colours)
+    seen = [False] * filled
+    found: list[tuple[Colour, int, int]] = []
     for start, colour in enumerate(colours):
         if seen[start]:
             continue
         seen[start] = True
         stack = [start]
         size = 0
+        frontier: set[int] = set()
         while stack:
             here = stack.pop()
             size += 1
             for there in ADJACENT[here]:
-                if there < len(colours) and not seen[there] and colours[there] is colour:
+                if there >= filled:
+                    frontier.add(there)
+                elif not seen[there] and colours[there] is colour:
                     seen[there] = True
                     stack.append(there)
-        if size > best:
-            best, best_colours = size, {colour}
-        elif size == best:
-            best_colours.add(colour)
+        found.append((colour, size, len(frontier)))
+    return tuple(found)
+
+
+def coalition(lords: Sequence[int]) -> tuple[int, tuple[Colour, ...]]:
+    """The size of the largest group of adjacent same-colour Lords, and the colours
+    that have a group of that size (in colour order)."""
+    found = colour_groups(tuple(LORDS[lord].colour for lord in lords))
+    best = max((size for _, size, _ in found), default=0)
+    best_colours = {colour for colour, size, _ in found if size == best}
     return best, tuple(c for c in COLOURS if c in best_colours)
 
 
