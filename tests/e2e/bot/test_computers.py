@@ -83,6 +83,16 @@ async def test_one_person_and_three_computers_play_a_whole_game(world: World) ->
             "4. 🤖 Turing · computer, easy",
         ]
 
+        options = (await table.message()).embeds[0]["fields"][1]["value"]
+        assert "A computer plays for players away" in options, "take-over is on by default"
+        refused = await click(table, bob, "No take-over")
+        assert refused.ephemeral and "Only the table's creator" in refused.content
+        await click(table, alice, "No take-over")
+        options = (await table.message()).embeds[0]["fields"][1]["value"]
+        assert "Players away are not replaced" in options
+        await click(table, alice, "Computer takes over away players")
+        assert (await bot.tables.snapshot(table.id)).table.takeover
+
         start = await click(table, alice, "Start")
         assert start.response_type in (6, 7)
         rng = random.Random(11)
