@@ -8,6 +8,8 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from bot.storage.models import TableStatus
 from games.complots import ActionKind
 from games.complots.models import Act, Pass
@@ -227,3 +229,43 @@ async def test_computers_pick_up_where_they_were_after_a_restart(world: World) -
         assert snap.version > stopped_at, "the new process played the waiting computer's move"
         actions = await bot.repo.actions(table.id)
         assert actions[stopped_at + 1].kind.value == "computer"
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("mascarade", 6), ("bloody_inn", 4), ("conspiracy", 4)]
+)
+async def test_computers_finish_every_game_on_discord(
+    world: World, game: str, players: int
+) -> None:
+    """The other games' tables with computer seats: the person is removed by a
+    moderator right after the start, and the computers play on to the end, every
+    step rendered (pictures included) with no error logged."""
+    fake = world.fake
+    alice = world.players[0]
+    async with fake.running(world.bot(computer_delay=0.0)) as bot:
+        record = await fake.slash(alice, world.channel, game)
+        await record.wait_response()
+        found = await bot.tables.table_in_channel(world.channel.id)
+        assert found is not None
+        table = Table(world, bot, found.id)
+        await table.settle()
+        for _ in range(players - 1):
+            await click(table, alice, "Add computer")
+        await click(table, alice, "Start")
+        removed = await fake.slash(
+            world.moderator, world.channel, "mod", "remove", table=table.id, player=alice
+        )
+        await removed.wait_response()
+        started = time.monotonic()
+        while await table.status() is TableStatus.RUNNING:
+            assert time.monotonic() - started < 120, "the computers did not finish"
+            await asyncio.sleep(0.05)
+        await table.settle()
+        final = await table.message()
+        actions = await bot.repo.actions(table.id)
+    by_computers = [a for a in actions if a.kind.value == "computer"]
+    assert len(by_computers) >= 20 and {a.seat for a in by_computers} == set(range(1, players))
+    assert "Rematch" in labels(final), "the game finished (only finished games offer it)"
+    text = channel_text(world)
+    assert "🤖 Ada" in text and "🤖 Babbage" in text
+    assert not any(user_id < 0 for user_id, _ in fake.store.rejected_dms)
