@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.ai import Level, Policy, play_out, policy_for
+from games.ai import Level, Policy, hero_share, policy_for
 from games.base import Prompt
 from games.registry import GAMES
 
@@ -68,19 +68,9 @@ class Match:
 
 
 def play_match(name: str, players: int, hero: Timed, others: Timed, games: int, seed: int) -> Match:
-    game = GAMES[name]
-    match = Match()
     started = time.perf_counter()
-    for index in range(games):
-        seat = index % players
-        seats: list[Policy[Any, Any]] = [others] * players
-        seats[seat] = hero
-        result = play_out(game, seats, seed=seed + index).result
-        if seat in result.winners:
-            match.wins += 1 / len(result.winners)
-        match.games += 1
-    match.seconds = time.perf_counter() - started
-    return match
+    share = hero_share(GAMES[name], hero, others, players, games, seed)
+    return Match(games=games, wins=share * games, seconds=time.perf_counter() - started)
 
 
 def timing_line(level: Level, seconds: list[float]) -> str:

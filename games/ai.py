@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
@@ -145,3 +145,27 @@ def play_out(
         decisions += 1
         per_seat[seat] += 1
     return Playout(result, state, decisions, spent, per_seat)
+
+
+def hero_share(
+    game: Game[Any, Any, Any, Any],
+    hero: Policy[Any, Any],
+    others: Policy[Any, Any],
+    players: int,
+    games: int,
+    seed: int,
+    options: Callable[[int], Any] | None = None,
+) -> float:
+    """The hero's share of wins against ``others`` in every other seat: game ``i``
+    (seed ``seed + i``, options ``options(i)``) seats the hero at ``i mod players``;
+    a shared win counts its part."""
+    won = 0.0
+    for index in range(games):
+        seat = index % players
+        seats = [others] * players
+        seats[seat] = hero
+        table_options = options(index) if options is not None else None
+        winners = play_out(game, seats, seed + index, table_options).result.winners
+        if seat in winners:
+            won += 1 / len(winners)
+    return won / games

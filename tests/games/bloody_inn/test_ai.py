@@ -6,15 +6,13 @@ per player count (e.g. ``AI_GAMES_SCALE=5`` for a long soak run).
 
 from __future__ import annotations
 
-import ast
 import os
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, decision_rng, play_out, policy_for
+from games.ai import RANDOM, Level, Policy, decision_rng, hero_share, play_out, policy_for
 from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.ai import POLICIES
@@ -35,6 +33,7 @@ from games.bloody_inn.models import (
     Welcome,
 )
 
+from ..ai_imports import assert_view_only
 from .helpers import C, Table, annex, rigged
 from .test_properties import scramble_unknown
 
@@ -142,20 +141,10 @@ def test_policies_decide_from_the_view_alone_and_never_cancel() -> None:
 
 
 def test_the_policies_import_neither_the_engine_nor_the_state() -> None:
-    source = Path(__file__).parents[3] / "games" / "bloody_inn" / "ai.py"
-    tree = ast.parse(source.read_text())
-    modules: list[str] = []
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            modules.append("." * node.level + (node.module or ""))
-            names += [alias.name for alias in node.names]
-    assert not any(m.endswith("engine") for m in modules)
-    assert "games.bloody_inn" not in modules and "." not in modules, "the package holds GAME"
-    forbidden = {"GAME", "BloodyInn", "BloodyInnState", "PlayerState", "Pending", "copy_state"}
-    assert forbidden.isdisjoint(names)
+    assert_view_only(
+        "bloody_inn",
+        {"GAME", "BloodyInn", "BloodyInnState", "PlayerState", "Pending", "copy_state"},
+    )
 
 
 # --- behaviours ------------------------------------------------------------------------
@@ -340,17 +329,9 @@ def test_dismisses_the_least_useful_accomplice() -> None:
 
 
 def _wins(lineup: list[Policy[Any, Any]], hero: Policy[Any, Any], games: int, base: int) -> float:
-    """The hero's share of wins (draws split), rotating it over the seats."""
-    won = 0.0
-    players = len(lineup) + 1
-    for game in range(games):
-        seat = game % players
-        policies = list(lineup)
-        policies.insert(seat, hero)
-        result = play_out(GAME, policies, base + game).result
-        if seat in result.winners:
-            won += 1 / len(result.winners)
-    return won / games
+    """The hero's share of wins (draws split) against the lineup, rotating its seat."""
+    (others,) = set(lineup)
+    return hero_share(GAME, hero, others, len(lineup) + 1, games, base)
 
 
 def test_normal_beats_random_and_easy_clearly() -> None:

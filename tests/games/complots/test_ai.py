@@ -6,17 +6,15 @@ per player count (1000 at scale 1; a game of 8 computers takes ~0.1 s).
 
 from __future__ import annotations
 
-import ast
 import os
 import random
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, play_out
+from games.ai import RANDOM, Level, Policy, hero_share, play_out
 from games.base import Seat
 from games.complots import GAME, ActionKind, ComplotsOptions, ComplotsState, Variant
 from games.complots.ai import POLICIES, read_situation
@@ -35,6 +33,7 @@ from games.complots.models import (
     Verdict,
 )
 
+from ..ai_imports import assert_view_only
 from .helpers import AM, CA, CO, IN, A, D, Table, card_total, rigged
 from .test_properties import scramble_unknown
 
@@ -110,19 +109,7 @@ def test_decisions_depend_only_on_the_view() -> None:
 
 
 def test_the_policies_import_neither_the_engine_nor_the_state() -> None:
-    source = Path(__file__).parents[3] / "games" / "complots" / "ai.py"
-    tree = ast.parse(source.read_text())
-    modules: list[str] = []
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            modules.append(node.module or "")
-            names += [alias.name for alias in node.names]
-    assert not any(m.endswith("engine") or m == "games.complots" for m in modules)
-    assert not {"GAME", "Complots", "ComplotsState", "PlayerState"} & set(names)
-    assert "ComplotsState" not in source.read_text()
+    assert_view_only("complots", {"GAME", "Complots", "ComplotsState", "PlayerState"})
 
 
 # --- behaviours -----------------------------------------------------------------------
@@ -342,15 +329,11 @@ def test_in_an_endless_game_it_takes_only_unblockable_gains() -> None:
 
 def win_rate(hero: Policy[Any, Any], villain: Policy[Any, Any], players: int, games: int) -> float:
     """The hero's share of wins, rotating its seat, alternating the variant."""
-    wins = 0
-    for game in range(games):
-        seat = game % players
-        seats = [villain] * players
-        seats[seat] = hero
-        variant = Variant.AMBASSADOR if game % 2 == 0 else Variant.INQUISITOR
-        played = play_out(GAME, seats, 90_000 + game, ComplotsOptions(variant=variant))
-        wins += played.result.winners == (seat,)
-    return wins / games
+
+    def options(index: int) -> ComplotsOptions:
+        return ComplotsOptions(variant=Variant.AMBASSADOR if index % 2 == 0 else Variant.INQUISITOR)
+
+    return hero_share(GAME, hero, villain, players, games, 90_000, options)
 
 
 def test_normal_beats_random_and_easy() -> None:

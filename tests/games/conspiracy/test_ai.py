@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import os
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, play_out, policy_for
+from games.ai import RANDOM, Level, Policy, hero_share, play_out, policy_for
 from games.base import Seat
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
-from games.conspiracy import ai as conspiracy_ai
 from games.conspiracy.ai import (
     PEARL_MASTER_POINTS,
     POLICIES,
@@ -41,6 +38,7 @@ from games.conspiracy.models import (
 )
 from games.conspiracy.scoring import score_all
 
+from ..ai_imports import assert_view_only
 from .helpers import Table, rigged
 from .test_properties import scramble_unknown
 
@@ -128,18 +126,7 @@ def test_a_policy_sees_only_its_view(players: int) -> None:
 
 
 def test_the_policies_import_neither_the_engine_nor_the_state() -> None:
-    source = Path(conspiracy_ai.__file__).read_text()
-    imported: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom):
-            imported.append(node.module or "")
-            imported.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.Import):
-            imported.extend(alias.name for alias in node.names)
-    forbidden = {"engine", "games.conspiracy.engine", "ConspiracyState", "GAME", "Conspiracy"}
-    assert not forbidden & set(imported), imported
-    assert not any(name.endswith(".engine") for name in imported)
-    assert "games.conspiracy" not in imported
+    assert_view_only("conspiracy", {"ConspiracyState", "GAME", "Conspiracy"})
 
 
 # --- how they play -----------------------------------------------------------------------
@@ -332,15 +319,7 @@ def test_expected_best_of_a_blind_reveal() -> None:
 
 def hero_wins(hero: Policy[Any, Any], others: Policy[Any, Any], players: int, games: int) -> float:
     """The hero's share of wins (a shared win counts its share), rotating its seat."""
-    won = 0.0
-    for game in range(games):
-        seat = game % players
-        policies = [others] * players
-        policies[seat] = hero
-        winners = play_out(GAME, policies, seed=10_000 + game).result.winners
-        if seat in winners:
-            won += 1 / len(winners)
-    return won / games
+    return hero_share(GAME, hero, others, players, games, 10_000)
 
 
 STRENGTH_GAMES = 120
