@@ -48,7 +48,7 @@ class Timed(Policy[Any, Any]):
         return choice
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
-        raise NotImplementedError  # choose() is wrapped whole
+        return self.inner.decide(view, prompt, rng)
 
 
 @dataclass

@@ -101,7 +101,6 @@ class Playout:
     result: Result
     state: GameState
     decisions: int
-    decision_seconds: float = 0.0
     per_seat_decisions: list[int] = field(default_factory=list)
 
 
@@ -115,19 +114,15 @@ def play_out(
     seed: int,
     options: Any = None,
     max_steps: int = 20_000,
-    timed: bool = False,
 ) -> Playout:
     """Plays a whole game where seat ``i`` is ``policies[i]``.
 
     When several seats are asked at once (a reaction window), a seeded random
     one of them answers first, as people would in no fixed order.
     """
-    import time
-
     order = random.Random(seed ^ 0x5EED)
     state = game.setup(len(policies), options or game.options_model(), seed)
     decisions = 0
-    spent = 0.0
     per_seat = [0] * len(policies)
     while (result := game.result(state)) is None:
         if decisions >= max_steps:
@@ -135,16 +130,11 @@ def play_out(
         seat = order.choice(game.awaiting(state))
         view = game.view(state, seat)
         rng = decision_rng(seed, state.step, seat)
-        if timed:
-            started = time.perf_counter()
-            choice = policies[seat].choose(view, rng)
-            spent += time.perf_counter() - started
-        else:
-            choice = policies[seat].choose(view, rng)
+        choice = policies[seat].choose(view, rng)
         state, _ = game.apply(state, seat, choice)
         decisions += 1
         per_seat[seat] += 1
-    return Playout(result, state, decisions, spent, per_seat)
+    return Playout(result, state, decisions, per_seat)
 
 
 def hero_share(
