@@ -54,11 +54,12 @@ class Autoplay:
 
     async def resume(self) -> None:
         """At boot: every running table whose prompts wait on a computer gets its move."""
-        for table in await self.service.repo.running_tables():
+        service = self.service
+        for table_id in await service.repo.tables_with_computers(service.away_after):
             try:
-                await self.table_changed(await self.service.snapshot(table.id))
+                await self.table_changed(await service.snapshot(table_id))
             except Exception:
-                log.exception("resuming computers of table %s failed", table.id)
+                log.exception("resuming computers of table %s failed", table_id)
 
     async def stop(self) -> None:
         tasks = list(self._pending.values())

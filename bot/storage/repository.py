@@ -96,6 +96,10 @@ class Repository(Protocol):
         """Table ids whose message may be out of date: running tables whose message
         shows an older state than the stored one, and every lobby (for boot)."""
 
+    async def tables_with_computers(self, away_after: int) -> list[int]:
+        """Running tables where a computer may play: a computer seat, or a player away
+        for ``away_after`` turns at a table with take-over (for boot)."""
+
     async def set_takeover(self, table_id: int, takeover: bool) -> None:
         """Whether a computer plays for away players. Raises UnknownTable."""
 

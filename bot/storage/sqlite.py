@@ -381,6 +381,18 @@ class SqliteRepository:
         )
         return [row["id"] for row in rows]
 
+    async def tables_with_computers(self, away_after: int) -> list[int]:
+        rows = await self._fetch(
+            """
+            SELECT DISTINCT t.id FROM tables t JOIN seats s ON s.table_id = t.id
+            WHERE t.status = 'running' AND NOT s.removed
+              AND (s.computer IS NOT NULL OR (t.takeover AND s.away_strikes >= ?))
+            ORDER BY t.id
+            """,
+            (away_after,),
+        )
+        return [row["id"] for row in rows]
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the deadline unless the new status is RUNNING. Raises
         ChannelBusy when reopening a table whose channel has another open one."""

@@ -895,6 +895,33 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         await repository.close()
 
 
+async def test_tables_with_computers_lists_computer_seats_and_taken_over_players(
+    repo: SqliteRepository,
+) -> None:
+    with_computer = await lobby(repo, channel_id=1)
+    await repo.add_seat(with_computer.id, -1, "🤖 Ada", max_seats=6, computer="normal")
+    await repo.start_game(
+        with_computer.id,
+        seed=1,
+        state_json="{}",
+        seat_order=[s.user_id for s in await repo.seats(with_computer.id)],
+        action=action(with_computer.id, 0, ActionKind.START),
+        deadline=None,
+    )
+    people_only = await running(repo, channel_id=2)
+    away = await running(repo, channel_id=3)
+    await repo.update_seat(away.id, 0, away_strikes=3)
+    no_takeover = await running(repo, channel_id=4)
+    await repo.update_seat(no_takeover.id, 0, away_strikes=3)
+    await repo.set_takeover(no_takeover.id, False)
+    still_lobby = await lobby(repo, channel_id=5)
+    await repo.add_seat(still_lobby.id, -1, "🤖 Ada", max_seats=6, computer="easy")
+
+    assert await repo.tables_with_computers(away_after=3) == [with_computer.id, away.id]
+    assert await repo.tables_with_computers(away_after=4) == [with_computer.id]
+    assert people_only.id not in await repo.tables_with_computers(away_after=1)
+
+
 async def test_computer_seats_and_the_takeover_flag_are_stored(repo: SqliteRepository) -> None:
     table = await lobby(repo, channel_id=1)
     await repo.add_seat(table.id, -1, "🤖 Ada", max_seats=6, computer="easy")
