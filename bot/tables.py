@@ -107,6 +107,11 @@ class Snapshot:
     def seat_of(self, user_id: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.removed), None)
 
+    def taken_over(self, seat: Seat, away_after: int) -> bool:
+        """A computer plays for this person, away for ``away_after`` turns (if the
+        table allows take-over)."""
+        return self.table.takeover and self.seats[seat].away_strikes >= away_after
+
 
 class Listener(Protocol):
     async def table_changed(self, snapshot: Snapshot) -> None: ...
@@ -443,9 +448,10 @@ class TableService:
             return None
         if seat.computer is not None:
             return Level(seat.computer)
-        if snap.table.takeover and self.is_away(seat):
-            return Level.NORMAL
-        return None
+        return Level.NORMAL if self.taken_over(snap, seat) else None
+
+    def taken_over(self, snap: Snapshot, seat: SeatRecord) -> bool:
+        return snap.taken_over(seat.seat, self.away_after)
 
     def computers_awaited(self, snap: Snapshot) -> list[Seat]:
         """Seats asked something now whose answer a computer gives."""
@@ -516,9 +522,7 @@ class TableService:
         if not seat.away_strikes:
             return []
         await self._set_strikes(snap.table.id, {seat.seat: 0})
-        if snap.table.takeover and self.is_away(seat):
-            return [Notice("table.back", seat.seat)]
-        return []
+        return [Notice("table.back", seat.seat)] if self.taken_over(snap, seat) else []
 
     async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
         """A moderator takes a seat out: its cards are revealed as lost."""

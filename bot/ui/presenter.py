@@ -67,7 +67,9 @@ class TableContext:
 
     def taken_over(self, seat: Seat) -> bool:
         """A computer plays for this player, who is away."""
-        return self.snapshot.table.takeover and self.away(seat)
+        return 0 <= seat < len(self.snapshot.seats) and self.snapshot.taken_over(
+            seat, self.away_after
+        )
 
     def countdown(self) -> str:
         """A live Discord relative timestamp of the open window's deadline."""
