@@ -19,16 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.ai import Level, Policy, hero_share, policy_for
+from games.ai import Level, Policy, hero_share
 from games.base import Prompt
-from games.registry import GAMES
-
-CASES: tuple[tuple[str, int], ...] = (
-    ("complots", 4),
-    ("mascarade", 6),
-    ("bloody_inn", 2),
-    ("conspiracy", 2),
-)
+from games.registry import GAMES, policy_for
 
 
 @dataclass
@@ -91,9 +84,8 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    for name, players in CASES:
-        if args.game and name not in args.game:
-            continue
+    for name in args.game or list(GAMES):
+        players = GAMES[name].typical_players
         timers = {level: Timed(policy_for(name, level)) for level in Level}
         fair = f"fair share {1 / players:.1%}"
         print(f"\n{name}, {players} players, {args.games} games per match ({fair})")

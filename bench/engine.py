@@ -17,12 +17,10 @@ from typing import Any
 from games.base import Game
 from games.registry import GAMES
 
-PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
-    "complots": (2, 4, 8),
-    "conspiracy": (2, 3, 4),
-    "mascarade": (4, 8, 13),
-    "bloody_inn": (1, 2, 4),
-}
+
+def player_counts(game: Game[Any, Any, Any, Any]) -> list[int]:
+    """The smallest, the typical and the largest table."""
+    return sorted({game.min_players, game.typical_players, game.max_players})
 
 
 def play_one(game: Game[Any, Any, Any, Any], players: int, seed: int) -> int:
@@ -55,7 +53,7 @@ def main() -> None:
         f"{'game':<12}{'players':>8}{'games':>8}{'games/s':>10}{'choices/s':>11}{'choices/game':>14}"
     )
     for name in args.game or sorted(GAMES):
-        for players in PLAYER_COUNTS.get(name, (GAMES[name].min_players,)):
+        for players in player_counts(GAMES[name]):
             games, choices, elapsed = measure(GAMES[name], players, args.seconds)
             print(
                 f"{name:<12}{players:>8}{games:>8}{games / elapsed:>10.1f}"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from games.ai import Level, decision_rng, policy_for
+from games.ai import Level, decision_rng
 from games.base import (
     Event,
     Game,
@@ -32,7 +32,7 @@ from games.base import (
     PromptKind,
     Seat,
 )
-from games.registry import GAMES
+from games.registry import GAMES, policy_for
 
 from .storage.models import (
     ActionKind,

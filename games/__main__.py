@@ -17,9 +17,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from games.ai import Level, Policy, decision_rng, policy_for
+from games.ai import Level, Policy, decision_rng
 from games.base import Event, FrozenModel, Game, Prompt, Seat
-from games.registry import GAMES
+from games.registry import GAMES, policy_for
 
 AnyGame = Game[Any, Any, Any, Any]
 

@@ -7,18 +7,18 @@ stateless (everything they remember is in the view), which is what lets a
 computer seat survive a restart with nothing stored.
 
 Each game's policies live in ``games/<game>/ai.py``, which exposes
-``POLICIES: dict[Level, Policy]`` for the levels above ``RANDOM``.
+``POLICIES: dict[Level, Policy]`` for the levels above ``RANDOM``; the game's
+registration (``games.registry``) carries them, and ``policy_for`` finds them.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from games.base import Choice, Game, GameState, Prompt, Result, Seat
 
@@ -32,11 +32,6 @@ class Level(StrEnum):
     RANDOM = "random"
     EASY = "easy"
     NORMAL = "normal"
-
-
-class HasPrompt(Protocol):
-    @property
-    def prompt(self) -> Prompt[Any] | None: ...
 
 
 class NotAsked(Exception):
@@ -78,15 +73,6 @@ class RandomPolicy(Policy[Any, Any]):
 
 
 RANDOM = RandomPolicy()
-
-
-def policy_for(game: str, level: Level) -> Policy[Any, Any]:
-    """The policy of one game at one level."""
-    if level is Level.RANDOM:
-        return RANDOM
-    module = importlib.import_module(f"games.{game}.ai")
-    policies: dict[Level, Policy[Any, Any]] = module.POLICIES
-    return policies[level]
 
 
 def decision_rng(seed: int, step: int, seat: Seat) -> random.Random:

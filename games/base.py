@@ -194,6 +194,8 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     """The game's name in players' words (errors)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    typical_players: ClassVar[int]
+    """The table size most often played (benches and quick checks use it)."""
     options_model: ClassVar[type[Model]]
     state_model: ClassVar[type[GameState]]
     choice_adapter: ClassVar[TypeAdapter[Any]]
@@ -217,6 +219,9 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
             raise InvalidOptions(f"There is no seat {first} to start.")
         rng = Rng.from_seed(seed)
         return rng, first if first is not None else rng.below(players)
+
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
 
     def prompts(self, state: StateT) -> list[Prompt[ChoiceT]]:
         """Everyone asked something right now; empty when the game is over."""

@@ -141,6 +141,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
     title: ClassVar[str] = "The Bloody Inn"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
+    typical_players: ClassVar[int] = 2
     options_model = BloodyInnOptions
     state_model = BloodyInnState
     choice_adapter = CHOICE_ADAPTER

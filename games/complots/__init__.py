@@ -1,10 +1,17 @@
 """Complots (the Coup family), with the Ambassador or the Inquisitor."""
 
+from games.entry import GameEntry
+
+from .ai import POLICIES
 from .cards import ActionKind, Character, Variant
 from .engine import GAME, Complots
 from .models import ComplotsOptions, ComplotsState, ComplotsView
 
+ENTRY = GameEntry(GAME, POLICIES)
+"""This game's registration (games.registry)."""
+
 __all__ = [
+    "ENTRY",
     "GAME",
     "ActionKind",
     "Character",

@@ -99,6 +99,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     title: ClassVar[str] = "Complots"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    typical_players: ClassVar[int] = 4
     options_model = ComplotsOptions
     state_model = ComplotsState
     choice_adapter = CHOICE_ADAPTER

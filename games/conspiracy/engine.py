@@ -185,6 +185,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
     title: ClassVar[str] = "Conspiracy"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    typical_players: ClassVar[int] = 2
     options_model = ConspiracyOptions
     state_model = ConspiracyState
     choice_adapter = CHOICE_ADAPTER

@@ -130,6 +130,7 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
     title: ClassVar[str] = "Mascarade"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 13
+    typical_players: ClassVar[int] = 6
     options_model = MascaradeOptions
     state_model = MascaradeState
     choice_adapter = CHOICE_ADAPTER

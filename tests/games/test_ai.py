@@ -17,13 +17,12 @@ from games.ai import (
     TooLong,
     decision_rng,
     play_out,
-    policy_for,
 )
 from games.base import Prompt
 from games.complots import GAME as COMPLOTS
 from games.complots import ActionKind
 from games.complots.models import Act
-from games.registry import GAMES
+from games.registry import GAMES, policy_for
 
 
 class Cheater(Policy[Any, Any]):

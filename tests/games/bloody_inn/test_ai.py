@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, decision_rng, hero_share, play_out, policy_for
+from games.ai import RANDOM, Level, Policy, decision_rng, hero_share, play_out
 from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.ai import POLICIES
@@ -32,6 +32,7 @@ from games.bloody_inn.models import (
     TargetRoom,
     Welcome,
 )
+from games.registry import policy_for
 
 from ..ai_imports import assert_view_only
 from .helpers import C, Table, annex, rigged

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, hero_share, play_out, policy_for
+from games.ai import RANDOM, Level, Policy, hero_share, play_out
 from games.base import Seat
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
 from games.conspiracy.ai import (
@@ -37,6 +37,7 @@ from games.conspiracy.models import (
     TakePile,
 )
 from games.conspiracy.scoring import score_all
+from games.registry import policy_for
 
 from ..ai_imports import assert_view_only
 from .helpers import Table, rigged

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.ai import Level, Policy, hero_share, play_out, policy_for
+from games.ai import Level, Policy, hero_share, play_out
 from games.base import Seat
 from games.mascarade import GAME, Character, MascaradeState
 from games.mascarade.ai import POLICIES, beliefs_of
@@ -29,6 +29,7 @@ from games.mascarade.models import (
     Stage,
     Swap,
 )
+from games.registry import policy_for
 
 from ..ai_imports import assert_view_only
 from .helpers import (
