@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from games.base import Choice, Game, GameState, Prompt, Result, Seat
+from games.base import Choice, Game, GameState, Prompt, Result, Seat, View
 
-ViewT = TypeVar("ViewT")
+ViewT = TypeVar("ViewT", bound=View)
 ChoiceT = TypeVar("ChoiceT", bound=Choice)
 
 
@@ -48,7 +48,7 @@ class Policy(ABC, Generic[ViewT, ChoiceT]):
     level: Level
 
     def choose(self, view: ViewT, rng: random.Random) -> ChoiceT:
-        prompt: Prompt[ChoiceT] | None = getattr(view, "prompt", None)
+        prompt: Prompt[ChoiceT] | None = view.prompt
         if prompt is None:
             raise NotAsked
         if len(prompt.choices) == 1:

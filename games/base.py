@@ -125,6 +125,15 @@ class Event(FrozenModel):
         return self.audience is None or (seat is not None and seat in self.audience)
 
 
+class View(Model):
+    """Base of a game's views: whose view it is and what that seat is asked now."""
+
+    viewer: Seat | None
+    """The seat that sees this (None: a spectator, who sees no secret)."""
+    prompt: Prompt[Any] | None = None
+    """The viewer's own open prompt, with its legal choices (None: not asked)."""
+
+
 class Result(FrozenModel):
     """The outcome of a finished game."""
 
@@ -183,7 +192,7 @@ def copy_state(state: StateT) -> StateT:
 
 
 OptionsT = TypeVar("OptionsT", bound=Model)
-ViewT = TypeVar("ViewT", bound=Model)
+ViewT = TypeVar("ViewT", bound=View)
 
 
 class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):

@@ -27,7 +27,6 @@ from games.base import Prompt, Seat
 
 from .cards import (
     CHEQUE,
-    DEPOT_CAPACITY,
     PEASANTS_PER_BRIBE,
     UNDERTAKER_FEE,
     WEALTH_CAP,
@@ -40,7 +39,6 @@ from .cards import (
 )
 from .models import (
     Act,
-    Annex,
     BloodyInnChoice,
     BloodyInnView,
     Cancel,
@@ -59,6 +57,7 @@ from .models import (
     TargetRoom,
     Welcome,
 )
+from .table import space_left
 
 InnPrompt = Prompt[BloodyInnChoice]
 
@@ -102,11 +101,6 @@ class Weights:
 
 
 NORMAL_WEIGHTS = Weights()
-
-
-def _free_room(annex: Annex) -> int:
-    capacity = DEPOT_CAPACITY if annex.card is None else spec(annex.card).capacity
-    return capacity - len(annex.corpses)
 
 
 def _effects(player: PlayerView, effect: Effect, action: ActionKind | None = None) -> int:
@@ -211,7 +205,7 @@ class Judge:
     @cached_property
     def own_free(self) -> int:
         """Free places under my annexes."""
-        return sum(_free_room(a) for a in self.player.annexes) - self.reserved(self.me)
+        return sum(space_left(a) for a in self.player.annexes) - self.reserved(self.me)
 
     @cached_property
     def own_room(self) -> int:
@@ -221,7 +215,7 @@ class Judge:
     @cached_property
     def rival_room(self) -> int:
         return sum(
-            sum(_free_room(a) for a in p.annexes) - self.reserved(p.seat) for p in self.rivals
+            sum(space_left(a) for a in p.annexes) - self.reserved(p.seat) for p in self.rivals
         )
 
     def share(self, corpse: Card, own: bool) -> float:

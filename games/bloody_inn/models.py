@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.base import Choice, Event, GameState, Model, Prompt, Seat
+from games.base import Choice, Event, GameState, Model, Prompt, Seat, View
 
 from .cards import ActionKind, Card
 
@@ -578,8 +578,7 @@ class PendingView(Model):
     max_cards: int
 
 
-class BloodyInnView(Model):
-    viewer: Seat | None
+class BloodyInnView(View):
     options: BloodyInnOptions
     round: int
     season: int

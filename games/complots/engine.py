@@ -14,6 +14,7 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
+    NotPrompted,
     Prompt,
     PromptKind,
     Result,
@@ -687,7 +688,10 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     # --- forfeit (a moderator removes a player) ----------------------------------
 
     def _forfeit(self, state: ComplotsState, seat: Seat) -> list[Event]:
-        """The seat's face-down cards are revealed as lost; play goes on without it."""
+        """The seat's face-down cards are revealed as lost; play goes on without it.
+        A seat already out (no card left, after the deal) cannot be removed again."""
+        if state.stage is not Stage.PICK and not state.players[seat].alive:
+            raise NotPrompted(seat, "already out")
         events: list[Event] = [PlayerRemoved(seat=seat)]
         if state.stage is Stage.PICK:
             self._finish_deal_for_removal(state)
@@ -790,6 +794,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             revealed=player.revealed(),
             hidden_count=len(hidden),
             hidden=hidden if seat == viewer else None,
+            hidden_slots=player.hidden_slots() if seat == viewer else None,
         )
 
     def result(self, state: ComplotsState) -> Result | None:

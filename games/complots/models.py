@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.base import Choice, Event, GameState, Model, Prompt, Seat
+from games.base import Choice, Event, GameState, Model, Prompt, Seat, View
 
 from .cards import ActionKind, Character, Variant
 
@@ -423,6 +423,9 @@ class PlayerView(Model):
     hidden_count: int
     hidden: list[Character] | None = None
     """Only in the view of that player itself."""
+    hidden_slots: list[int] | None = None
+    """The slot of each card of ``hidden`` (what a Reveal or Show choice names); only
+    in the view of that player itself."""
 
 
 class PendingView(Model):
@@ -434,8 +437,7 @@ class PendingView(Model):
     block: BlockClaim | None
 
 
-class ComplotsView(Model):
-    viewer: Seat | None
+class ComplotsView(View):
     variant: Variant
     stage: Stage
     turn: Seat

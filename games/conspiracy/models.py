@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.base import Choice, Event, FrozenModel, GameState, Model, Prompt, Seat
+from games.base import Choice, Event, FrozenModel, GameState, Model, Prompt, Seat, View
 
 from .cards import Colour, Key, LocationId
 
@@ -471,8 +471,7 @@ class PlayerView(FrozenModel):
     removed: bool
 
 
-class ConspiracyView(Model):
-    viewer: Seat | None
+class ConspiracyView(View):
     stage: Stage
     turn: Seat
     turn_number: int

@@ -24,6 +24,7 @@ from typing import ClassVar
 from games.base import (
     Event,
     Game,
+    NotPrompted,
     Prompt,
     PromptKind,
     Result,
@@ -694,10 +695,11 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
         """The seat leaves with its coins (back to the bank); its cards stay where they
         are but nobody can take them any more. What it was doing is dropped: its turn
         ends, its swap does not happen, its announcement is cancelled, its power is
-        skipped, its contest and fine are forgotten. One player left: it wins."""
+        skipped, its contest and fine are forgotten. One player left: it wins. A seat
+        already out cannot be removed again."""
         events: list[Event] = []
         if not state.in_play[seat]:
-            return events
+            raise NotPrompted(seat, "already out")
         before = self._prompt_signature(state)
         returned = state.coins[seat]
         state.coins[seat] = 0

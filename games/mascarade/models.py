@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.base import Choice, Event, FrozenModel, GameState, Model, Prompt, Seat
+from games.base import Choice, Event, FrozenModel, GameState, Model, Prompt, Seat, View
 
 from .cards import Character
 
@@ -546,8 +546,7 @@ class AnnouncementView(Model):
     guess: Character | None
 
 
-class MascaradeView(Model):
-    viewer: Seat | None
+class MascaradeView(View):
     stage: Stage
     turn: Seat
     turn_number: int

@@ -9,18 +9,6 @@ from bot.ui.codec import choice_models, decode, encode
 from games.base import InvalidOptions, NotPrompted
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, GuestType, Length
 from games.bloody_inn.cards import DECK_SIZE, SPECS, full_deck, spec, travellers
-from games.bloody_inn.engine import (
-    _ACT,
-    _CARD,
-    _DISMISS,
-    _KEY,
-    _PASS,
-    _PAY,
-    _PEASANTS,
-    _ROOM,
-    _SERVICE,
-    _WELCOME,
-)
 from games.bloody_inn.models import (
     Act,
     BloodyInnChoice,
@@ -37,6 +25,8 @@ from games.bloody_inn.models import (
     TurnStarted,
     Welcome,
 )
+from games.bloody_inn.prompts import _ACT, _DISMISS, _KEY, _PASS, _PAY, _SERVICE, _WELCOME
+from games.bloody_inn.targets import _CARD, _PEASANTS, _ROOM
 
 from .helpers import C, Table, annex, card_count, rigged
 
@@ -101,12 +91,6 @@ def test_setup_by_player_count_and_length(
     assert [a.card for a in state.players[0].annexes] == [None], "the Depot"
     assert card_count(state) == full_deck()
     assert state.stage is Stage.WELCOME and state.round == 1 and state.season == 1
-
-
-@pytest.mark.parametrize("players", [0, 5])
-def test_player_count_out_of_range(players: int) -> None:
-    with pytest.raises(InvalidOptions, match="1 to 4 players"):
-        GAME.setup(players, BloodyInnOptions(), seed=1)
 
 
 def test_first_player_option_and_random_start() -> None:

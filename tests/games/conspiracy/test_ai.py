@@ -1,14 +1,14 @@
-"""Conspiracy computer players: whole games, what they may see, how they play, how well."""
+"""Conspiracy computer players: what they import, how they play, how well. (All-computer
+games and view-only decisions: the conformance suite, tests/games/conformance.)"""
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, hero_share, play_out
+from games.ai import RANDOM, Level, Policy, hero_share
 from games.base import Seat
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
 from games.conspiracy.ai import (
@@ -37,57 +37,14 @@ from games.conspiracy.models import (
     TakePile,
 )
 from games.conspiracy.scoring import score_all
-from games.registry import policy_for
 
 from ..ai_imports import assert_view_only
 from .helpers import Table, rigged
-from .test_properties import scramble_unknown
 
 R, G, B, Y = Colour.RED, Colour.GREEN, Colour.BLUE, Colour.YELLOW
 L = LocationId
 EASY = POLICIES[Level.EASY]
 NORMAL = POLICIES[Level.NORMAL]
-LEVELS = (Level.RANDOM, Level.EASY, Level.NORMAL)
-
-SCALE = float(os.environ.get("AI_GAMES_SCALE", "1"))
-GAMES_PER_PLAYER_COUNT = 1000
-CHUNKS = 4
-"""Each player count's games run in a few chunks, so pytest-xdist spreads them."""
-
-
-def scaled(games: int) -> int:
-    return max(1, round(games * SCALE))
-
-
-# --- whole games ---------------------------------------------------------------------
-
-
-def seat_levels(players: int, seed: int) -> list[Level]:
-    """Each seat's level, drawn from the game's seed."""
-    rng = random.Random(seed * 7919 + players)
-    return [rng.choice(LEVELS) for _ in range(players)]
-
-
-def check_finished(state: ConspiracyState) -> None:
-    result = GAME.result(state)
-    assert result is not None and result.winners
-    scores = score_all(state)
-    assert result.scores == tuple(s.total for s in scores)
-    best = max((s.total, s.pearls) for s in scores)
-    assert {s.seat for s in scores if (s.total, s.pearls) == best} == set(result.winners)
-    assert state.ender is not None or not state.deck, "the game ended early"
-    assert not state.pending and not state.revealed
-
-
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_all_computer_games_end_normally(players: int, chunk: int) -> None:
-    games = scaled(GAMES_PER_PLAYER_COUNT)
-    for seed in range(chunk, games, CHUNKS):
-        policies = [policy_for("conspiracy", level) for level in seat_levels(players, seed)]
-        playout = play_out(GAME, policies, seed)
-        assert isinstance(playout.state, ConspiracyState)
-        check_finished(playout.state)
 
 
 # --- what a policy may see -------------------------------------------------------------
@@ -104,26 +61,6 @@ def prompted_states(players: int, seed: int, every: int) -> list[ConspiracyState
         prompt = GAME.prompts(state)[0]
         state, _ = GAME.apply(state, prompt.player, rng.choice(prompt.choices))
     return found
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_policy_sees_only_its_view(players: int) -> None:
-    """The decks' order (all a seat cannot know) scrambled: the same view, the same choice."""
-    checked = 0
-    seeds = scaled(12)
-    for seed in range(seeds):
-        for state in prompted_states(players, seed, every=3):
-            seat = GAME.awaiting(state)[0]
-            scrambled = scramble_unknown(state, random.Random(state.step))
-            view = GAME.view(state, seat)
-            assert GAME.view(scrambled, seat) == view
-            for policy in (EASY, NORMAL):
-                rng_seed = f"{seed}:{state.step}"
-                choice = policy.choose(view, random.Random(rng_seed))
-                again = policy.choose(GAME.view(scrambled, seat), random.Random(rng_seed))
-                assert choice == again
-            checked += 1
-    assert checked >= 10 * seeds
 
 
 def test_the_policies_import_neither_the_engine_nor_the_state() -> None:
@@ -293,7 +230,7 @@ def test_room_to_grow_counts_while_the_game_lasts() -> None:
 
 def test_the_chamber_is_scored_as_the_game_scores_it() -> None:
     """NORMAL's own count (from the view: faces, not Lord ids) is the engine's score."""
-    for seed in range(scaled(6)):
+    for seed in range(6):
         for state in prompted_states(3, seed, every=5):
             view = GAME.view(state, None)
             for player, score in zip(view.players, view.scores, strict=True):
@@ -323,12 +260,10 @@ def hero_wins(hero: Policy[Any, Any], others: Policy[Any, Any], players: int, ga
     return hero_share(GAME, hero, others, players, games, 10_000)
 
 
-STRENGTH_GAMES = 120
-"""Fixed (not scaled): the margins below were measured on exactly these seeds."""
-
-
+@pytest.mark.slow
 def test_normal_beats_random_and_easy() -> None:
-    games = STRENGTH_GAMES
-    assert hero_wins(NORMAL, RANDOM, 3, games) >= 0.8  # fair share 1/3; measured ~0.98
-    assert hero_wins(EASY, RANDOM, 3, games) >= 0.42  # measured ~0.55
-    assert hero_wins(NORMAL, EASY, 3, games) >= 0.75  # measured ~0.97
+    """Three players, fixed seeds (fair share 1/3). Measured on exactly these games;
+    every bound is 3.5 binomial sd or more below."""
+    assert hero_wins(NORMAL, RANDOM, 3, 40) >= 0.8  # measured 1.0 (0.98 over 120 games)
+    assert hero_wins(EASY, RANDOM, 3, 120) >= 0.4  # measured 0.567 (sd 0.045)
+    assert hero_wins(NORMAL, EASY, 3, 40) >= 0.75  # measured 1.0 (EASY among EASY: 0.3)
