@@ -60,12 +60,12 @@ AnyGame = Game[Any, Any, Any, Any]
 
 
 class Refusal(Exception):
-    """A polite "no": ``key`` is a translation key, ``args`` its parameters."""
+    """A polite "no": ``key`` names the text under ``refusal.``, ``params`` fill it in."""
 
-    def __init__(self, key: str, **args: object) -> None:
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
         self.key = key
-        self.args_ = args
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,21 @@ class Scheduling(Protocol):
 
 
 class TableService:
+    """Every table's life, one compare-and-set commit per accepted step.
+
+    Three counters, not to be confused:
+
+    * the storage **version** (``StateRecord.version``, ``ActionRecord.version``,
+      ``Snapshot.version``): one per committed action record (START is 0; a
+      choice, a timeout, a computer's move, a forfeit, a moderator's END each
+      take the next). Commits compare-and-set on it; buttons carry it.
+    * ``GameState.step``: choices the engine applied. A timeout applying three
+      defaults is three steps but one version; END is a version but no step.
+    * an engine's ``moment``: decision windows opened, the prompts' ``window``
+      key. Passes inside a window are versions (and steps) in the same moment, so
+      they share the window's deadline.
+    """
+
     def __init__(
         self,
         repo: Repository,
@@ -133,7 +148,6 @@ class TableService:
         *,
         away_after: int = 3,
         clock: Callable[[], float] = time.time,
-        games: dict[str, AnyGame] | None = None,
         seeds: Callable[[], int] = lambda: secrets.randbits(63),
     ) -> None:
         self.repo = repo
@@ -141,7 +155,6 @@ class TableService:
         self.listeners: list[Listener] = []
         self.away_after = away_after
         self.clock = clock
-        self.games = games if games is not None else GAMES
         self.seeds = seeds
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, Deadline] = {}
@@ -158,7 +171,7 @@ class TableService:
     # --- lobby -----------------------------------------------------------------
 
     def game(self, name: str) -> AnyGame:
-        return self.games[name]
+        return GAMES[name]
 
     async def create_table(
         self,
@@ -322,16 +335,16 @@ class TableService:
                 new, events = self._apply(
                     game, snap.state, seat.seat, choice, stale=version != current
                 )
-                action = ActionRecord(
-                    table_id=table_id,
-                    version=current + 1,
-                    kind=ActionKind.CHOICE,
+                if await self._commit(
+                    snap,
+                    game,
+                    new,
+                    events,
+                    ActionKind.CHOICE,
                     seat=seat.seat,
                     user_id=user_id,
-                    choice_json=game.choice_adapter.dump_json(choice).decode(),
-                    created_at=self.clock(),
-                )
-                if await self._commit(snap, game, new, events, action):
+                    choice=choice,
+                ):
                     break
             else:
                 raise Refusal("stale")
@@ -365,13 +378,7 @@ class TableService:
                 log.info("deadline of table %s is stale", deadline.table_id)
                 return
             new, events = game.timeout(snap.state)
-            action = ActionRecord(
-                table_id=snap.table.id,
-                version=(snap.version or 0) + 1,
-                kind=ActionKind.TIMEOUT,
-                created_at=self.clock(),
-            )
-            if not await self._commit(snap, game, new, events, action):
+            if not await self._commit(snap, game, new, events, ActionKind.TIMEOUT):
                 return  # another process moved the table on; its deadline is its own
             turns = {p.player for p in prompts if p.kind is PromptKind.TURN}
             strikes = {s.seat: s.away_strikes + 1 for s in snap.seats if s.seat in turns}
@@ -477,16 +484,16 @@ class TableService:
             seat = snap.seats[seats[0]]
             choice = self._computer_choice(snap, game, seat)
             new, events = game.apply(snap.state, seat.seat, choice)
-            action = ActionRecord(
-                table_id=table_id,
-                version=(snap.version or 0) + 1,
-                kind=ActionKind.COMPUTER,
+            if not await self._commit(
+                snap,
+                game,
+                new,
+                events,
+                ActionKind.COMPUTER,
                 seat=seat.seat,
                 user_id=seat.user_id,
-                choice_json=game.choice_adapter.dump_json(choice).decode(),
-                created_at=self.clock(),
-            )
-            if not await self._commit(snap, game, new, events, action):
+                choice=choice,
+            ):
                 return False
             await self._notify(table_id, events)
             return True
@@ -525,33 +532,57 @@ class TableService:
         return [Notice("table.back", seat.seat)] if self.taken_over(snap, seat) else []
 
     async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
-        """A moderator takes a seat out: its cards are revealed as lost."""
+        """A moderator takes a seat out: its cards are revealed as lost. The forfeit
+        and the seat's ``removed`` mark are one commit."""
         async with self._lock(table_id):
             snap, game = await self._running(table_id)
             if not 0 <= seat < len(snap.seats) or snap.seats[seat].removed:
                 raise Refusal("no_such_seat")
-            new, events = game.forfeit(snap.state, seat)
-            action = ActionRecord(
-                table_id=table_id,
-                version=(snap.version or 0) + 1,
-                kind=ActionKind.FORFEIT,
+            try:
+                new, events = game.forfeit(snap.state, seat)
+            except IllegalChoice:
+                raise Refusal("already_out") from None
+            if not await self._commit(
+                snap,
+                game,
+                new,
+                events,
+                ActionKind.FORFEIT,
                 seat=seat,
                 user_id=by_user,
-                created_at=self.clock(),
-            )
-            if not await self._commit(snap, game, new, events, action):
+                removes_seat=True,
+            ):
                 raise Refusal("stale")
-            await self.repo.update_seat(table_id, seat, removed=True)
-            self.forget(table_id)
             return await self._notify(table_id, events)
 
-    async def end(self, table_id: int) -> Snapshot:
-        """A moderator ends a table (lobby or running): nobody wins."""
+    async def end(self, table_id: int, by_user: int) -> Snapshot:
+        """A moderator (``by_user``) ends a table, lobby or running: nobody wins.
+
+        The END action and the status change are one transaction
+        (``Repository.end_table``). At a running table END takes the next storage
+        version (the state is unchanged), so the log stays gap-free and a step
+        committed meanwhile by another process makes it lose the compare-and-set:
+        the copy is reloaded and the end judged again. A lobby has no state: END is
+        its only action, version 0."""
         async with self._lock(table_id):
-            table = await self._table(table_id)
-            if not table.status.open:
-                raise Refusal("not_open")
-            await self.repo.set_status(table_id, TableStatus.CANCELLED)
+            for _ in range(2):  # a copy behind the database reloads once
+                snap = await self.snapshot(table_id)
+                if not snap.table.status.open:
+                    raise Refusal("not_open")
+                running = snap.table.status is TableStatus.RUNNING
+                expected = snap.version if running else None
+                action = ActionRecord(
+                    table_id=table_id,
+                    version=0 if expected is None else expected + 1,
+                    kind=ActionKind.END,
+                    user_id=by_user,
+                    created_at=self.clock(),
+                )
+                if await self.repo.end_table(table_id, expected_version=expected, action=action):
+                    break
+                self.forget(table_id)
+            else:
+                raise Refusal("stale")
             self._disarm(table_id)
             self.forget(table_id)
             return await self._notify(table_id)
@@ -664,12 +695,31 @@ class TableService:
         game: AnyGame,
         new: GameState,
         events: list[Event],
-        action: ActionRecord,
+        kind: ActionKind,
+        *,
+        seat: Seat | None = None,
+        user_id: int | None = None,
+        choice: object | None = None,
+        removes_seat: bool = False,
     ) -> bool:
-        """Write one step (compare-and-set); on success the cache holds the new
-        state. False when another writer moved the table on (the cache is dropped)."""
+        """Write one step taken from ``snap``: the action record (``kind`` by
+        ``user_id`` for ``seat``, with its ``choice`` if any) at the next storage
+        version, the new state, its events and the next deadline, as one
+        compare-and-set; ``removes_seat`` also marks ``seat`` removed in that
+        transaction. On success the cache holds the new state; False when another
+        writer moved the table on (the cache is dropped)."""
         table = snap.table
-        version = action.version
+        version = (snap.version or 0) + 1
+        action = ActionRecord(
+            table_id=table.id,
+            version=version,
+            kind=kind,
+            seat=seat,
+            user_id=user_id,
+            choice_json=None if choice is None else game.choice_adapter.dump_json(choice).decode(),
+            created_at=self.clock(),
+        )
+        removed_seat = seat if removes_seat else None
         finished = game.result(new) is not None
         deadline = None
         if not finished:
@@ -693,13 +743,22 @@ class TableService:
             ],
             deadline=deadline,
             status=TableStatus.FINISHED if finished else None,
+            removed_seat=removed_seat,
         )
         if not committed:
             self.forget(table.id)
             return False
         status = TableStatus.FINISHED if finished else table.status
+        seats = [
+            s.model_copy(update={"removed": True}) if s.seat == removed_seat else s
+            for s in snap.seats
+        ]
         self._cache[table.id] = replace(
-            snap, table=table.model_copy(update={"status": status}), state=new, version=version
+            snap,
+            table=table.model_copy(update={"status": status}),
+            seats=seats,
+            state=new,
+            version=version,
         )
         self._arm(table.id, deadline)
         return True
@@ -727,9 +786,6 @@ class TableService:
                 for s in cached.seats
             ]
             self._cache[table_id] = replace(cached, seats=seats)
-
-    def is_away(self, seat: SeatRecord) -> bool:
-        return seat.away_strikes >= self.away_after
 
     def _winners(self, snapshot: Snapshot) -> tuple[Seat, ...]:
         if snapshot.state is None:

@@ -75,7 +75,7 @@ class AdminCog(commands.GroupCog, group_name="mod"):
     @app_commands.describe(table="The table number (see /mod tables)")
     async def end(self, interaction: discord.Interaction[Any], table: int) -> None:
         table_id = await self._guild_table(interaction, table)
-        snapshot = await self.bot.tables.end(table_id)
+        snapshot = await self.bot.tables.end(table_id, interaction.user.id)
         await self._say(interaction, "admin.ended", table=table_id)
         channel = self.bot.get_partial_messageable(snapshot.table.channel_id)
         await channel.send(t("table.ended_by_moderator", None, table=table_id))

@@ -75,6 +75,12 @@ class SeatRecord(Record):
 class StateRecord(Record):
     table_id: int
     version: int
+    """The storage version: how many action records followed START (the version of
+    the last one). Every committed action record bumps it by exactly one, and a
+    commit is a compare-and-set on it. Not ``GameState.step`` (choices the engine
+    applied: a timeout applying three defaults is three steps but one version; a
+    moderator's END is a version but no step) nor an engine's ``moment`` (decision
+    windows opened, the prompts' window key)."""
     state_json: str
 
 
@@ -94,6 +100,9 @@ class ActionRecord(Record):
 
     table_id: int
     version: int
+    """The storage version this action produced (see ``StateRecord.version``): START
+    is 0, each later action the next one, so a table's log has no gap. A lobby ended
+    by a moderator has no state; its only action, END, is version 0."""
     kind: ActionKind
     seat: int | None = None
     user_id: int | None = None

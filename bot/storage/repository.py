@@ -155,11 +155,31 @@ class Repository(Protocol):
         events: list[EventRecord],
         deadline: Deadline | None,
         status: TableStatus | None = None,
+        removed_seat: int | None = None,
     ) -> bool:
         """Compare-and-set in one transaction: if the stored version is still
         ``expected_version``, write the state as ``expected_version + 1``, append
-        the action and events, replace the table's deadline (None clears it) and
-        set the status if given; return True. Otherwise change nothing, return False."""
+        the action and events, replace the table's deadline (None clears it), set
+        the status if given and mark ``removed_seat`` (a moderator's forfeit) as
+        removed; return True. Otherwise change nothing, return False. Raises
+        NotSeated (changing nothing) when ``removed_seat`` does not exist."""
+
+    async def end_table(
+        self, table_id: int, *, expected_version: int | None, action: ActionRecord
+    ) -> bool:
+        """A moderator ends an open table: status CANCELLED, deadline cleared and the
+        END ``action`` appended, in one transaction.
+
+        Versions keep the action log gap-free and the compare-and-set meaningful:
+        for a running table ``expected_version`` is the state version the moderator
+        saw; the state's version becomes ``expected_version + 1`` (its JSON is
+        unchanged: END is a version but no game step) and so is the action's. A
+        concurrent step that committed first makes the versions differ, and the
+        call changes nothing and returns False (reload and judge again). For a
+        lobby ``expected_version`` is None: there is no state, the table must still
+        be a lobby, and END is the table's only action, version 0 (where START
+        would have been). Returns False, changing nothing, when the table is not in
+        that status at that version (or does not exist)."""
 
     async def actions(self, table_id: int) -> list[ActionRecord]: ...
 

@@ -609,6 +609,7 @@ class SqliteRepository:
         events: list[EventRecord],
         deadline: Deadline | None,
         status: TableStatus | None = None,
+        removed_seat: int | None = None,
     ) -> bool:
         """Compare-and-set, see the protocol. Also returns False (changing nothing)
         when the table is not running, so a click that races a moderator's "end
@@ -628,6 +629,8 @@ class SqliteRepository:
                 await self._insert_action(db, action)
                 await self._insert_events(db, events)
                 await self._write_deadline(db, table_id, deadline)
+                if removed_seat is not None:
+                    await self._mark_removed(db, table_id, removed_seat)
                 if status is not None:
                     await self._write_status(db, table_id, status)
                 else:
@@ -636,11 +639,58 @@ class SqliteRepository:
             return False
         return True
 
-    async def _bump_state(
-        self, db: aiosqlite.Connection, table_id: int, expected_version: int, state_json: str
-    ) -> None:
+    async def end_table(
+        self, table_id: int, *, expected_version: int | None, action: ActionRecord
+    ) -> bool:
+        """See the protocol. Raises ValueError when the action is not an END for
+        ``(table_id, 0 if expected_version is None else expected_version + 1)``."""
+        _check_action(action, table_id, 0 if expected_version is None else expected_version + 1)
+        if action.kind is not ActionKind.END:
+            raise ValueError(f"ending a table writes an END action, not {action.kind.value}")
+        try:
+            async with self._transaction() as db:
+                if expected_version is None:
+                    await self._require_lobby_or_cas_fail(db, table_id)
+                else:
+                    await self._bump_state(db, table_id, expected_version, None)
+                await self._insert_action(db, action)
+                await self._write_deadline(db, table_id, None)
+                await self._write_status(db, table_id, TableStatus.CANCELLED)
+        except _CasFailed:
+            return False
+        return True
+
+    @staticmethod
+    async def _require_lobby_or_cas_fail(db: aiosqlite.Connection, table_id: int) -> None:
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT 1 FROM tables WHERE id = ? AND status = ?",
+                (table_id, TableStatus.LOBBY.value),
+            )
+        )
+        if not rows:
+            raise _CasFailed
+
+    @staticmethod
+    async def _mark_removed(db: aiosqlite.Connection, table_id: int, seat: int) -> None:
         cursor = await db.execute(
-            "UPDATE states SET version = ? + 1, state_json = ?, updated_at = ?"
+            "UPDATE seats SET removed = 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+        if cursor.rowcount == 0:
+            raise NotSeated(f"table {table_id} has no seat {seat}")
+
+    async def _bump_state(
+        self,
+        db: aiosqlite.Connection,
+        table_id: int,
+        expected_version: int,
+        state_json: str | None,
+    ) -> None:
+        """The compare-and-set: the running table's state goes from
+        ``expected_version`` to the next; ``state_json`` None keeps the state."""
+        cursor = await db.execute(
+            "UPDATE states SET version = ? + 1, state_json = COALESCE(?, state_json),"
+            " updated_at = ?"
             " WHERE table_id = ? AND version = ?"
             " AND EXISTS (SELECT 1 FROM tables WHERE id = ? AND status = ?)",
             (

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.storage.models import ActionKind as StoredKind
-from bot.storage.models import Deadline, TableStatus, Timeouts
+from bot.storage.models import ActionRecord, Deadline, TableStatus, Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import Notice, Refusal, Snapshot, TableService
 from games.ai import Level
 from games.complots import ActionKind, ComplotsOptions, ComplotsState
 from games.complots.models import Act, Pass
+from tests.games.complots.helpers import AM, CA, CO, A, D, rigged
 
 TIMEOUTS = Timeouts(turn=60, reaction=20, choice=30)
 USERS = [101, 102, 103, 104]
@@ -39,20 +41,26 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     await repo.close()
 
 
-async def started(service: TableService, first_player: int = 0) -> int:
+async def lobby(service: TableService, first_player: int = 0, channel: int = 2) -> int:
+    """A complots lobby created by USERS[0]."""
     snap = await service.create_table(
         guild_id=1,
-        channel_id=2,
+        channel_id=channel,
         game="complots",
         creator_id=USERS[0],
         creator_name="u0",
         options=ComplotsOptions(first_player=first_player),
         timeouts=TIMEOUTS,
     )
-    for i, user in enumerate(USERS[1:], start=1):
-        await service.join(snap.table.id, user, f"u{i}")
-    await service.start(snap.table.id, USERS[0], moderator=False)
     return snap.table.id
+
+
+async def started(service: TableService, first_player: int = 0) -> int:
+    table = await lobby(service, first_player)
+    for i, user in enumerate(USERS[1:], start=1):
+        await service.join(table, user, f"u{i}")
+    await service.start(table, USERS[0], moderator=False)
+    return table
 
 
 async def test_passes_keep_the_window_and_its_deadline(service: TableService) -> None:
@@ -147,17 +155,27 @@ async def test_lobby_limits(service: TableService) -> None:
     assert len((await service.snapshot(table)).seats) == 8
 
 
+@asynccontextmanager
+async def another_process(tmp_path: Path, table: int) -> AsyncIterator[TableService]:
+    """A second service on the same database file (as with sharding), its copy of
+    ``table`` cached now."""
+    repo = SqliteRepository(tmp_path / "t.sqlite3")
+    await repo.open()
+    try:
+        other = TableService(repo, RecordingScheduler())
+        await other.snapshot(table)
+        yield other
+    finally:
+        await repo.close()
+
+
 async def test_two_services_on_one_database_never_lose_or_double_a_step(
     service: TableService, tmp_path: Path
 ) -> None:
     """Two processes (as with sharding): each acts on its cached copy; the
     compare-and-set makes the one behind reload and judge the click again."""
     table = await started(service)
-    other_repo = SqliteRepository(tmp_path / "t.sqlite3")
-    await other_repo.open()
-    try:
-        other = TableService(other_repo, RecordingScheduler())
-        await other.snapshot(table)  # cached at version 0
+    async with another_process(tmp_path, table) as other:  # its copy: version 0
         await service.act(table, 0, USERS[0], Act(action=ActionKind.INCOME))
         # A click rendered at version 1 reaches the process whose copy is at 0.
         await other.act(table, 1, USERS[1], Act(action=ActionKind.INCOME))
@@ -167,26 +185,16 @@ async def test_two_services_on_one_database_never_lose_or_double_a_step(
         snap = await other.snapshot(table)
         assert snap.version == 2 and isinstance(snap.state, ComplotsState)
         assert [p.coins for p in snap.state.players] == [3, 3, 2, 2]
-    finally:
-        await other_repo.close()
 
 
 # --- computer players ----------------------------------------------------------------
 
 
 async def lobby_with_computers(service: TableService, *levels: Level, channel: int = 2) -> int:
-    snap = await service.create_table(
-        guild_id=1,
-        channel_id=channel,
-        game="complots",
-        creator_id=USERS[0],
-        creator_name="u0",
-        options=ComplotsOptions(first_player=0),
-        timeouts=TIMEOUTS,
-    )
+    table = await lobby(service, channel=channel)
     for level in levels:
-        await service.add_computer(snap.table.id, USERS[0], level, moderator=False)
-    return snap.table.id
+        await service.add_computer(table, USERS[0], level, moderator=False)
+    return table
 
 
 async def test_the_creator_seats_and_removes_named_computer_players(
@@ -346,3 +354,124 @@ async def test_a_rematch_keeps_computers_and_the_takeover_choice(service: TableS
         (s.name, s.computer) for s in snap.seats
     ]
     assert not rematch.table.takeover
+
+
+# --- a moderator's end and removal -------------------------------------------------------
+
+MODERATOR = 900
+
+
+async def test_ending_a_running_game_logs_end_by_the_moderator_without_a_gap(
+    service: TableService,
+) -> None:
+    table = await started(service)
+    await service.act(table, 0, USERS[0], Act(action=ActionKind.INCOME))
+    before = await service.snapshot(table)
+    assert isinstance(service.scheduler, RecordingScheduler) and table in service.scheduler.armed
+
+    ended = await service.end(table, MODERATOR)
+    assert ended.table.status is TableStatus.CANCELLED
+    actions = await service.repo.actions(table)
+    assert [a.version for a in actions] == list(range(len(actions))) == [0, 1, 2], "no gap"
+    assert (actions[-1].kind, actions[-1].user_id, actions[-1].seat) == (
+        StoredKind.END,
+        MODERATOR,
+        None,
+    )
+    assert ended.version == 2 and ended.state == before.state, "a version, not a step"
+    assert table not in service.scheduler.armed and table not in service._deadlines
+    with pytest.raises(Refusal) as again:
+        await service.end(table, MODERATOR)
+    assert again.value.key == "not_open"
+    with pytest.raises(Refusal):
+        await service.act(table, 2, USERS[1], Act(action=ActionKind.INCOME))
+    assert len(await service.repo.actions(table)) == 3
+
+
+async def test_ending_a_lobby_logs_end_as_its_only_action(service: TableService) -> None:
+    table = await lobby(service)
+    ended = await service.end(table, MODERATOR)
+    assert ended.table.status is TableStatus.CANCELLED and ended.state is None
+    [end] = await service.repo.actions(table)
+    assert (end.version, end.kind, end.user_id) == (0, StoredKind.END, MODERATOR)
+
+
+async def test_an_end_racing_a_step_of_another_process_is_judged_again(
+    service: TableService, tmp_path: Path
+) -> None:
+    """The process that ends the table has a copy one step behind: its END loses the
+    compare-and-set, reloads, and lands after the step, not over it."""
+    table = await started(service)
+    async with another_process(tmp_path, table) as other:  # its copy: version 0
+        await service.act(table, 0, USERS[0], Act(action=ActionKind.INCOME))
+        ended = await other.end(table, MODERATOR)
+        assert ended.version == 2
+        actions = await other.repo.actions(table)
+        assert [(a.version, a.kind) for a in actions] == [
+            (0, StoredKind.START),
+            (1, StoredKind.CHOICE),
+            (2, StoredKind.END),
+        ]
+        state = await other.repo.load_state(table)
+        assert state is not None and state.version == 2
+        assert isinstance(ended.state, ComplotsState) and ended.state.players[0].coins == 3
+
+
+async def test_a_removed_seat_is_marked_by_the_forfeit_commit_itself(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is written after the commit: a crash right after it (here, any later
+    seat write fails) still leaves the forfeited seat marked removed."""
+    table = await started(service)
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("crash after the commit")
+
+    monkeypatch.setattr(service.repo, "update_seat", crash)
+    snap = await service.remove_player(table, 2, MODERATOR)
+    assert [s.removed for s in snap.seats] == [False, False, True, False]
+    assert [s.removed for s in await service.repo.seats(table)] == [False, False, True, False]
+    forfeit = (await service.repo.actions(table))[-1]
+    assert (forfeit.version, forfeit.kind, forfeit.seat, forfeit.user_id) == (
+        1,
+        StoredKind.FORFEIT,
+        2,
+        MODERATOR,
+    )
+    with pytest.raises(Refusal) as twice:
+        await service.remove_player(table, 2, MODERATOR)
+    assert twice.value.key == "no_such_seat"
+
+
+async def test_a_stale_removal_marks_nothing(service: TableService, tmp_path: Path) -> None:
+    table = await started(service)
+    async with another_process(tmp_path, table) as other:  # its copy: version 0
+        await service.act(table, 0, USERS[0], Act(action=ActionKind.INCOME))
+        with pytest.raises(Refusal) as stale:
+            await other.remove_player(table, 2, MODERATOR)
+        assert stale.value.key == "stale"
+        assert not any(s.removed for s in await other.repo.seats(table))
+        assert [a.kind for a in await other.repo.actions(table)][-1] is StoredKind.CHOICE
+        await other.remove_player(table, 2, MODERATOR)  # reloaded: now it lands
+        assert [s.removed for s in await other.repo.seats(table)] == [False, False, True, False]
+
+
+async def test_a_player_already_out_cannot_be_removed(service: TableService) -> None:
+    """Removing a Complots player who lost every card would announce it twice: refused."""
+    table = await started(service)
+    state = rigged([[D, CA], [CO, AM], [], [D, CO]], revealed=[[], [], [A, CA], []], turn=0)
+    await service.repo.commit(
+        table,
+        expected_version=0,
+        state_json=state.model_dump_json(),
+        action=ActionRecord(
+            table_id=table, version=1, kind=StoredKind.CHOICE, seat=0, created_at=0.0
+        ),
+        events=[],
+        deadline=None,
+    )
+    service.forget(table)
+    with pytest.raises(Refusal) as out:
+        await service.remove_player(table, 2, MODERATOR)
+    assert out.value.key == "already_out"
+    assert [a.version for a in await service.repo.actions(table)] == [0, 1], "nothing written"

@@ -501,15 +501,20 @@ async def test_commit_writes_everything(repo: SqliteRepository) -> None:
     assert stored is not None and stored.updated_at > table.updated_at
 
 
+async def written(repo: SqliteRepository, table_id: int) -> tuple[object, ...]:
+    """What the steps of a table wrote: its state, actions, events, and every deadline."""
+    return (
+        await repo.load_state(table_id),
+        await repo.actions(table_id),
+        await repo.events(table_id, public_only=False),
+        await repo.deadlines(),
+    )
+
+
 async def test_stale_commit_changes_nothing(repo: SqliteRepository) -> None:
     table = await running(repo)
     assert await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0 + 500))
-    before = (
-        await repo.load_state(table.id),
-        await repo.actions(table.id),
-        await repo.events(table.id, public_only=False),
-        await repo.deadlines(),
-    )
+    before = await written(repo, table.id)
     stale = await repo.commit(
         table.id,
         expected_version=0,
@@ -520,13 +525,7 @@ async def test_stale_commit_changes_nothing(repo: SqliteRepository) -> None:
         status=TableStatus.FINISHED,
     )
     assert stale is False
-    after = (
-        await repo.load_state(table.id),
-        await repo.actions(table.id),
-        await repo.events(table.id, public_only=False),
-        await repo.deadlines(),
-    )
-    assert after == before
+    assert await written(repo, table.id) == before
     stored = await repo.get_table(table.id)
     assert stored is not None and stored.status is TableStatus.RUNNING
     assert not await play(repo, table.id, 5)  # a future version is stale too
@@ -634,6 +633,152 @@ async def test_commit_after_the_table_ended_is_refused(repo: SqliteRepository) -
 
 def repo_path(repo: SqliteRepository) -> Path:
     return Path(repo.path)
+
+
+# --- a moderator's end and removal --------------------------------------------
+
+MODERATOR = 900
+
+
+def moderator_action(
+    table_id: int, version: int, kind: ActionKind = ActionKind.END, seat: int | None = None
+) -> ActionRecord:
+    """A moderator's action (END unless ``kind`` says otherwise)."""
+    return action(table_id, version, kind).model_copy(update={"seat": seat, "user_id": MODERATOR})
+
+
+async def status_of(repo: SqliteRepository, table_id: int) -> TableStatus:
+    stored = await repo.get_table(table_id)
+    assert stored is not None
+    return stored.status
+
+
+async def test_end_table_appends_end_at_the_next_version_with_the_state_unchanged(
+    repo: SqliteRepository,
+) -> None:
+    table = await running(repo)
+    other = await running(repo, channel_id=11, due_at=T0 + 5)
+    assert await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0 + 9))
+    assert await repo.end_table(table.id, expected_version=1, action=moderator_action(table.id, 2))
+
+    actions = await repo.actions(table.id)
+    assert [(a.version, a.kind) for a in actions] == [
+        (0, ActionKind.START),
+        (1, ActionKind.CHOICE),
+        (2, ActionKind.END),
+    ], "no gap in the log"
+    assert actions[-1] == moderator_action(table.id, 2)
+    assert await repo.load_state(table.id) == StateRecord(
+        table_id=table.id, version=2, state_json='{"v": 1}'
+    ), "the version follows the log; the state is the last step's"
+    assert await status_of(repo, table.id) is TableStatus.CANCELLED
+    assert await repo.deadlines() == [deadline(other.id, 0, T0 + 5)]
+    assert await repo.open_table_in_channel(10) is None
+    assert not await play(repo, table.id, 2), "nothing is written after the end"
+    assert len(await repo.actions(table.id)) == 3
+
+
+async def test_end_table_at_a_stale_version_changes_nothing(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    assert await play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0 + 9))
+    before = await written(repo, table.id)
+    assert not await repo.end_table(
+        table.id, expected_version=0, action=moderator_action(table.id, 1)
+    )
+    assert not await repo.end_table(
+        table.id, expected_version=5, action=moderator_action(table.id, 6)
+    )
+    assert not await repo.end_table(
+        table.id, expected_version=None, action=moderator_action(table.id, 0)
+    )
+    assert await written(repo, table.id) == before
+    assert await status_of(repo, table.id) is TableStatus.RUNNING
+    assert not await repo.end_table(999, expected_version=None, action=moderator_action(999, 0))
+    assert not await repo.end_table(999, expected_version=0, action=moderator_action(999, 1))
+
+
+async def test_end_table_of_a_lobby_logs_end_as_version_0(repo: SqliteRepository) -> None:
+    table = await lobby(repo, players=2)
+    assert not await repo.end_table(
+        table.id, expected_version=0, action=moderator_action(table.id, 1)
+    )
+    assert await status_of(repo, table.id) is TableStatus.LOBBY, "a lobby has no state version"
+    assert await repo.end_table(
+        table.id, expected_version=None, action=moderator_action(table.id, 0)
+    )
+    assert await repo.actions(table.id) == [moderator_action(table.id, 0)]
+    assert await repo.load_state(table.id) is None
+    assert await status_of(repo, table.id) is TableStatus.CANCELLED
+    assert not await repo.end_table(
+        table.id, expected_version=None, action=moderator_action(table.id, 0)
+    )
+    assert len(await repo.actions(table.id)) == 1
+
+
+async def test_end_table_validates_its_action(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    for expected, bad in (
+        (0, moderator_action(table.id, 2)),
+        (0, moderator_action(table.id + 1, 1)),
+        (None, moderator_action(table.id, 1)),
+        (0, moderator_action(table.id, 1, ActionKind.CHOICE)),
+    ):
+        with pytest.raises(ValueError):
+            await repo.end_table(table.id, expected_version=expected, action=bad)
+    await assert_untouched_after_v0(repo, table)
+
+
+async def test_end_table_is_one_transaction(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash after the state and the action were written, before the status
+    change: none of it lands."""
+    table = await running(repo)
+    original = SqliteRepository._write_status
+
+    async def crash(*args: object) -> None:
+        raise RuntimeError("crash before the status change")
+
+    monkeypatch.setattr(SqliteRepository, "_write_status", crash)
+    with pytest.raises(RuntimeError, match="crash"):
+        await repo.end_table(table.id, expected_version=0, action=moderator_action(table.id, 1))
+    await assert_untouched_after_v0(repo, table)
+    assert await status_of(repo, table.id) is TableStatus.RUNNING
+    monkeypatch.setattr(SqliteRepository, "_write_status", original)
+    assert await repo.end_table(table.id, expected_version=0, action=moderator_action(table.id, 1))
+
+
+async def removed(repo: SqliteRepository, table_id: int) -> list[bool]:
+    return [s.removed for s in await repo.seats(table_id)]
+
+
+async def forfeit(repo: SqliteRepository, table_id: int, expected_version: int, seat: int) -> bool:
+    version = expected_version + 1
+    return await repo.commit(
+        table_id,
+        expected_version=expected_version,
+        state_json=json.dumps({"v": version}),
+        action=moderator_action(table_id, version, ActionKind.FORFEIT, seat),
+        events=[],
+        deadline=deadline(table_id, version, T0 + 60),
+        removed_seat=seat,
+    )
+
+
+async def test_commit_marks_the_removed_seat_in_the_same_transaction(
+    repo: SqliteRepository,
+) -> None:
+    table = await running(repo)
+    assert await play(repo, table.id, 0)
+    assert not await forfeit(repo, table.id, 0, seat=1), "a stale forfeit..."
+    assert await removed(repo, table.id) == [False, False, False], "...marks nothing"
+    with pytest.raises(NotSeated):
+        await forfeit(repo, table.id, 1, seat=7)
+    assert await removed(repo, table.id) == [False, False, False]
+    assert [a.version for a in await repo.actions(table.id)] == [0, 1], "nor writes the step"
+    assert await forfeit(repo, table.id, 1, seat=1)
+    assert await removed(repo, table.id) == [False, True, False]
+    assert (await repo.actions(table.id))[-1].kind is ActionKind.FORFEIT
 
 
 # --- events and deadlines ----------------------------------------------------
