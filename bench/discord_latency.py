@@ -13,9 +13,12 @@ their legal choices come from ``bot.tables.snapshot`` + ``game.prompts`` (an
 oracle read, not timed); the click uses the custom_id shown on the *latest*
 table message (a choice the message does not show yet waits for the
 renderer's next edit). Private choices go through the ephemeral panel (a
-click, then a select: both count). A click refused as stale is counted, and
-retried after the table message changed. A finished game is replaced by a
-rematch in the same channel (Rematch, then Start: both count).
+click, then a select: both count). Which clicks make a choice, and whether the
+bot refused one, come from the e2e harness (tests/e2e/bot/harness.py:
+``clicks_for``, ``panel_select``, ``refusal``), as its ``Table.play`` uses them.
+A click refused as stale is counted, and retried after the table message
+changed. A finished game is replaced by a rematch in the same channel
+(Rematch, then Start: both count).
 
 Latency is the fake's ``InteractionRecord.latency``: from the INTERACTION_CREATE
 frame written to the bot's socket to the bot's callback POST received. The fake
@@ -42,6 +45,7 @@ import asyncio
 import gc
 import logging
 import math
+import os
 import random
 import re
 import tempfile
@@ -56,10 +60,8 @@ from bot.app import GameMasterBot
 from bot.config import Settings
 from bot.storage.models import TableStatus
 from bot.tables import Snapshot
-from bot.ui.codec import encode
 from bot.ui.i18n import t
-from bot.ui.locales.en import STRINGS
-from games.complots.models import Act, Block, Challenge, Pass
+from tests.e2e.bot.harness import Clicks, buttons_on, clicks_for, panel_select, refusal
 from tests.e2e.fake_discord import (
     CallbackRecord,
     FakeChannel,
@@ -68,7 +70,6 @@ from tests.e2e.fake_discord import (
     InteractionRecord,
     InteractionRefused,
     StoredMessage,
-    components_of,
 )
 
 T = TypeVar("T")
@@ -82,14 +83,7 @@ RENDER_TIMEOUT = 5.0
 """Seconds a player waits for the table message to change before counting an error."""
 SETUP_LIMIT = 180.0
 SETUP_CONCURRENCY = 25
-CHANNEL_MESSAGE, SELECT = 4, 3
-PUBLIC_CHOICES = (Challenge, Block, Pass)
 STALE = t("refusal.stale", "en")
-REFUSALS = [
-    re.compile(re.sub(r"\\\{\w+\\\}", ".*", re.escape(text)), re.DOTALL)
-    for key, text in STRINGS.items()
-    if key.startswith("refusal.")
-]
 LOGGERS = ("discord", "bot")
 
 
@@ -208,6 +202,8 @@ class Result:
     closing_log: Counter[tuple[int, str]] = field(default_factory=Counter)
     """Records logged after the timed phase, while the bot closed."""
     note: str = ""
+    load: tuple[float, float, float] = (math.nan, math.nan, math.nan)
+    """The machine's load average (1, 5, 15 min) when the row was done."""
 
 
 # --- the world ---------------------------------------------------------------------------
@@ -225,11 +221,10 @@ class Seating:
 
 @dataclass(frozen=True)
 class Move:
-    """A click on the table message, then (for private choices) a select value."""
+    """Who makes a choice, and the clicks that make it."""
 
     user: FakeUser
-    custom_id: str
-    value: str | None
+    clicks: Clicks
 
 
 def build_world(fake: FakeDiscord, tables: int) -> list[Seating]:
@@ -252,35 +247,6 @@ def make_bot(fake: FakeDiscord, folder: Path) -> GameMasterBot:
         render_interval=RENDER_INTERVAL,
     )
     return GameMasterBot(settings, guild_ready_timeout=0.01)
-
-
-def button_for(choice: Any) -> tuple[str, str | None]:
-    """The table-message button code for ``choice``, and the panel's select value."""
-    code = encode(choice)
-    if isinstance(choice, PUBLIC_CHOICES) or (isinstance(choice, Act) and choice.target is None):
-        return code, None
-    if isinstance(choice, Act):
-        return f"ui.panel.target.{choice.action.value}", code
-    return "ui.panel.choose", code
-
-
-def shown_buttons(message: StoredMessage) -> dict[str, str]:
-    """code -> custom_id of the game buttons on a message (``gm:<table>:<version>:<code>``)."""
-    shown = {}
-    for component in components_of(message):
-        custom_id = str(component.get("custom_id") or "")
-        if custom_id.startswith("gm:") and not component.get("disabled"):
-            shown[custom_id.split(":", 3)[3]] = custom_id
-    return shown
-
-
-def refusal_text(record: InteractionRecord) -> str | None:
-    """The refusal the bot answered (a ``refusal.*`` line), or None when it accepted."""
-    response = record.response
-    if response is None or response.type != CHANNEL_MESSAGE:
-        return None
-    content = record.message.content
-    return content if any(r.fullmatch(content) for r in REFUSALS) else None
 
 
 # --- one run -----------------------------------------------------------------------------
@@ -328,7 +294,7 @@ class Run:
 
     def accepted(self, kind: str, record: InteractionRecord) -> bool:
         """True unless the bot refused; a stale refusal counts apart from errors."""
-        refused = refusal_text(record)
+        refused = refusal(record)
         if refused == STALE:
             self.stats.stale += 1
         elif refused is not None:
@@ -369,15 +335,20 @@ class Run:
         message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
         if message is None:
             return
-        join = shown_buttons(message)["ui.join"]
-        for user in seating.users[1:]:
-            await self.click("lobby", user, message, join)
+        join = buttons_on(message)["ui.join"]
+        joiners = seating.users[1:]
+        answers = [await self.answer("lobby", self.fake.click(u, message, join)) for u in joiners]
+        # An accepted Join answers a line alone too: the table tells who sat down.
+        seated = {seat.user_id for seat in (await self.oracle.snapshot(seating.table_id)).seats}
+        for user, record in zip(joiners, answers, strict=True):
+            if record is not None and user.id not in seated:
+                self.stats.error(f"lobby refused: {record.message.content}")
 
     async def start_table(self, seating: Seating) -> None:
         message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
         if message is None:
             return
-        start = shown_buttons(message)["ui.start"]
+        start = buttons_on(message)["ui.start"]
         seating.running = bool(await self.click("lobby", seating.users[0], message, start))
 
     async def for_each(
@@ -434,35 +405,35 @@ class Run:
         """Every legal (prompted player, choice) whose button the table message shows."""
         if snapshot.state is None or snapshot.table.status is not TableStatus.RUNNING:
             return []
-        shown = shown_buttons(message)
+        shown = buttons_on(message)
         moves = []
         for prompt in self.game.prompts(snapshot.state):
             user = self.fake.store.users[snapshot.seats[prompt.player].user_id]
             for choice in prompt.choices:
-                code, value = button_for(choice)
-                if code in shown:
-                    moves.append(Move(user, shown[code], value))
+                clicks = clicks_for(shown, choice)
+                if clicks is not None:
+                    moves.append(Move(user, clicks))
         return moves
 
     async def make(self, move: Move, message: StoredMessage) -> None:
-        kind = "choice" if move.value is None else "panel"
-        record = await self.click(kind, move.user, message, move.custom_id)
+        value = move.clicks.value
+        kind = "choice" if value is None else "panel"
+        record = await self.click(kind, move.user, message, move.clicks.custom_id)
         if record is None:
             return
-        if move.value is not None:
-            record = await self.choose_in_panel(move, record)
+        if value is not None:
+            record = await self.choose_in_panel(move.user, record, value)
         if record is not None:
             self.stats.steps += 1
 
     async def choose_in_panel(
-        self, move: Move, panel: InteractionRecord
+        self, user: FakeUser, panel: InteractionRecord, value: str
     ) -> InteractionRecord | None:
-        select = next(c for c in components_of(panel.message) if c.get("type") == SELECT)
-        offered = [o["value"] for o in select["options"]]
-        if move.value not in offered:
-            self.stats.error(f"panel does not offer {move.value}: {offered}")
+        select, offered = panel_select(panel.message)
+        if value not in offered:
+            self.stats.error(f"panel does not offer {value}: {offered}")
             return None
-        sent = self.fake.select(move.user, panel.message, select["custom_id"], [move.value])
+        sent = self.fake.select(user, panel.message, select, [value])
         record = await self.answer("select", sent)
         return record if record is not None and self.accepted("select", record) else None
 
@@ -470,7 +441,7 @@ class Run:
         self, seating: Seating, snapshot: Snapshot, message: StoredMessage, until: float
     ) -> None:
         """Replace a finished game: Rematch on its message opens a new lobby (same players)."""
-        button = shown_buttons(message).get("ui.rematch")
+        button = buttons_on(message).get("ui.rematch")
         if button is None:
             self.stats.render_waits += 1
             await self.wait_for_edit(message, len(message.history), until)
@@ -487,7 +458,7 @@ class Run:
 
     async def start_rematch(self, snapshot: Snapshot, message: StoredMessage, until: float) -> None:
         """Its creator starts a rematch lobby (once the renderer shows it)."""
-        button = shown_buttons(message).get("ui.start")
+        button = buttons_on(message).get("ui.start")
         if button is None:
             self.stats.render_waits += 1
             await self.wait_for_edit(message, len(message.history), until)
@@ -528,6 +499,7 @@ def measure_in_new_loop(tables: int, seconds: float) -> Result:
     finally:
         log.uninstall()
     result.closing_log = Counter(log.records) - result.log
+    result.load = os.getloadavg()
     return result
 
 
@@ -600,6 +572,7 @@ def print_header(seconds: float) -> None:
         "'>3 s': answers that missed Discord's deadline (or never came); 'log err': ERROR\n"
         "records of the discord and bot loggers during the timed phase."
     )
+    print(f"Load average before (1, 5, 15 min): {load_text(os.getloadavg())}")
     print()
     print(COLUMNS)
 
@@ -623,7 +596,7 @@ def print_row(result: Result) -> None:
 
 def print_details(result: Result) -> None:
     stats, setup = result.stats, result.setup
-    print(f"\n{result.tables} tables:")
+    print(f"\n{result.tables} tables (load average after: {load_text(result.load)}):")
     if result.note:
         print(f"  note: {result.note}")
     setup_p99 = 1000 * percentile(setup.all_latencies(), 99)
@@ -644,6 +617,10 @@ def print_details(result: Result) -> None:
         print(f"  log x{n}: {text}")
     for (_, text), n in result.closing_log.most_common(3):
         print(f"  log while closing x{n}: {text}")
+
+
+def load_text(load: tuple[float, float, float]) -> str:
+    return " ".join(f"{x:.2f}" for x in load)
 
 
 def kind_summary(stats: Stats) -> str:

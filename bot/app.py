@@ -12,6 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from games.base import Model
+from games.entry import AnyGame
+from games.registry import GAMES
 
 from .autoplay import Autoplay
 from .config import Settings
@@ -23,19 +25,23 @@ from .timers import Scheduler
 from .ui.components import GameButton, GameSelect
 from .ui.controller import Controller
 from .ui.i18n import t
-from .ui.presenter import Presenter
+from .ui.presenter import AnyPresenter
 from .ui.renderer import Renderer
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = (
-    "cogs.complots",
-    "cogs.mascarade",
-    "cogs.bloody_inn",
-    "cogs.conspiracy",
-    "cogs.tables",
-    "cogs.admin",
-)
+SHARED_EXTENSIONS = ("cogs.tables", "cogs.admin")
+"""Commands every game shares."""
+
+
+def game_extension(name: str) -> str:
+    """The Discord side of a registered game is the package ``cogs/<name>``: its
+    ``setup`` adds the game's presenter and command (``GameMasterBot.add_game``)."""
+    return f"cogs.{name}"
+
+
+def extensions() -> list[str]:
+    return [*(game_extension(name) for name in GAMES), *SHARED_EXTENSIONS]
 
 
 class GameMasterBot(commands.Bot):
@@ -63,7 +69,7 @@ class GameMasterBot(commands.Bot):
         self.tables = TableService(self.repo, self.scheduler, away_after=settings.away_after)
         if seeds is not None:
             self.tables.seeds = seeds  # tests replay exact deals
-        self.presenters: dict[str, Presenter] = {}
+        self.presenters: dict[str, AnyPresenter] = {}
         self.renderer = Renderer(
             self, self.presenters, self.tables, interval=settings.render_interval
         )
@@ -74,8 +80,10 @@ class GameMasterBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.repo.open()
         self.add_dynamic_items(GameButton, GameSelect)
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
+        if missing := set(GAMES) - set(self.presenters):
+            raise RuntimeError(f"registered games without a presenter: {sorted(missing)}")
         await self._sync_commands()
         await self.scheduler.start(await self.tables.armed_deadlines())
         for table_id in await self.repo.tables_to_refresh():
@@ -123,6 +131,14 @@ class GameMasterBot(commands.Bot):
 
     # --- shared by the cogs -----------------------------------------------------
 
+    async def add_game(self, presenter: AnyPresenter, cog: commands.Cog) -> None:
+        """A game's extension adds its presenter (for the registered engine) and its
+        command."""
+        if GAMES.get(presenter.name) is not presenter.game:
+            raise ValueError(f"{presenter.name!r} is not a registered game's engine")
+        self.presenters[presenter.name] = presenter
+        await self.add_cog(cog)
+
     async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
         """Manage Server (or Administrator), or the guild's configured moderator role."""
         member = interaction.user
@@ -146,11 +162,11 @@ class GameMasterBot(commands.Bot):
     async def open_table(
         self,
         interaction: discord.Interaction[Any],
-        *,
-        game: str,
+        game: AnyGame,
         options: Model,
+        *,
         turn_timeout: int | None,
-        reaction_timeout: int | None,
+        reaction_timeout: int | None = None,
     ) -> None:
         """The shared body of every game's "open a table" command."""
         assert interaction.guild is not None and interaction.channel_id is not None
@@ -159,7 +175,7 @@ class GameMasterBot(commands.Bot):
         snapshot = await self.tables.create_table(
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id,
-            game=game,
+            game=game.name,
             creator_id=user.id,
             creator_name=getattr(user, "display_name", user.name),
             options=options,
@@ -188,7 +204,7 @@ class GameTree(app_commands.CommandTree[GameMasterBot]):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, Refusal):
-            key, args = f"refusal.{original.key}", original.args_
+            key, args = f"refusal.{original.key}", original.params
         elif isinstance(error, app_commands.CheckFailure):
             key, args = "refusal.moderators_only", {}
         else:

@@ -22,7 +22,7 @@ from games.ai import Level
 
 from .codec import BadCode, choice_models, decode
 from .i18n import t
-from .presenter import Panel, Presenter, TableContext
+from .presenter import AnyPresenter, Panel, TableContext
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -43,7 +43,7 @@ class Controller:
     def __init__(
         self,
         service: TableService,
-        presenters: dict[str, Presenter],
+        presenters: dict[str, AnyPresenter],
         is_moderator: Callable[[discord.Interaction[Any]], Awaitable[bool]],
     ) -> None:
         self.service = service
@@ -99,7 +99,7 @@ class Controller:
 
     @staticmethod
     async def refuse(interaction: discord.Interaction[Any], refusal: Refusal) -> None:
-        text = t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.args_)
+        text = t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.params)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -280,7 +280,7 @@ class Controller:
 
     async def _seated(
         self, interaction: discord.Interaction[Any], table_id: int
-    ) -> tuple[Snapshot, int, TableContext, Presenter]:
+    ) -> tuple[Snapshot, int, TableContext, AnyPresenter]:
         snapshot = await self.service.snapshot(table_id)
         seat = snapshot.seat_of(interaction.user.id)
         if seat is None:

@@ -1,13 +1,16 @@
 """The one lookup for user-facing text: ``t(key, locale, **args)``.
 
-Strings live in ``bot/ui/locales/<lang>.py`` as a flat ``STRINGS`` dict. A
-missing key in a locale falls back to English; a key missing in English is a
-bug, reported loudly in tests by ``missing_keys``.
+The platform's own strings live in ``bot/ui/locales/<lang>/`` as flat
+``STRINGS`` dicts; each game brings its own when its presenter is built
+(``register_strings``: every key starts with the game's name, so no game can
+shadow another's or the platform's). A key missing in a locale falls back to
+English; a key missing in English is a bug, reported loudly by the tests.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 
@@ -15,6 +18,8 @@ log = logging.getLogger("bot.i18n")
 
 DEFAULT_LOCALE = "en"
 _loaded: dict[str, dict[str, str]] = {}
+_registered: dict[str, dict[str, Mapping[str, str]]] = {}
+"""Per locale, per namespace (a game's name), the strings a game registered."""
 
 
 def _strings(locale: str) -> dict[str, str]:
@@ -24,7 +29,25 @@ def _strings(locale: str) -> dict[str, str]:
             _loaded[locale] = dict(module.STRINGS)
         except ModuleNotFoundError:
             _loaded[locale] = {}
+        for strings in _registered.get(locale, {}).values():
+            _loaded[locale].update(strings)
     return _loaded[locale]
+
+
+def register_strings(namespace: str, strings: Mapping[str, str], locale: str = "en") -> None:
+    """Add a game's strings (keys ``<namespace>.…``); registering again replaces them."""
+    wrong = [key for key in strings if not key.startswith(f"{namespace}.")]
+    if wrong:
+        raise ValueError(f"keys of {namespace!r} outside its namespace: {wrong[:5]}")
+    platform = _strings(locale).keys() - _namespaced_keys(locale)
+    if clash := platform & strings.keys():
+        raise ValueError(f"keys of {namespace!r} shadow the platform's: {sorted(clash)[:5]}")
+    _registered.setdefault(locale, {})[namespace] = dict(strings)
+    _loaded.pop(locale, None)
+
+
+def _namespaced_keys(locale: str) -> set[str]:
+    return {key for strings in _registered.get(locale, {}).values() for key in strings}
 
 
 def t(key: str, locale: str | None = None, /, **args: object) -> str:
@@ -39,3 +62,8 @@ def t(key: str, locale: str | None = None, /, **args: object) -> str:
 
 def has(key: str) -> bool:
     return key in _strings(DEFAULT_LOCALE)
+
+
+def english_strings() -> dict[str, str]:
+    """Every English string known now (the platform's and the registered games')."""
+    return dict(_strings(DEFAULT_LOCALE))

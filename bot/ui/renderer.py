@@ -21,7 +21,7 @@ from bot.storage.models import TableStatus
 from .components import view_of
 from .i18n import t
 from .presenter import (
-    Presenter,
+    AnyPresenter,
     TableContext,
     finished_items,
     hand_button,
@@ -46,7 +46,7 @@ class Renderer:
     def __init__(
         self,
         client: discord.Client,
-        presenters: dict[str, Presenter],
+        presenters: dict[str, AnyPresenter],
         service: TableService,
         *,
         interval: float = 1.0,
@@ -110,7 +110,7 @@ class Renderer:
     def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
         return TableContext(snapshot, locale, self.service.away_after)
 
-    def presenter(self, snapshot: Snapshot) -> Presenter:
+    def presenter(self, snapshot: Snapshot) -> AnyPresenter:
         return self.presenters[snapshot.table.game]
 
     async def _post_step(self, snapshot: Snapshot) -> None:
@@ -120,8 +120,7 @@ class Renderer:
             for seat in range(len(snapshot.seats)):
                 panel = presenter.hand(ctx, seat)
                 await self._dm(ctx, seat, panel.content, panel.embed)
-        seats = snapshot.seats
-        notices = [t(n.key, None, player=seats[n.seat].name) for n in snapshot.notices]
+        notices = [t(n.key, None, player=ctx.name(n.seat, marked=False)) for n in snapshot.notices]
         if not snapshot.events:
             await self._send_lines(snapshot.table.channel_id, notices)
             return
@@ -215,7 +214,7 @@ class Renderer:
         if ctx.snapshot.table.status is not TableStatus.RUNNING and ctx.snapshot.state is None:
             return None
         presenter = self.presenter(ctx.snapshot)
-        if not presenter.draws:
+        if not presenter.draws_picture:
             return None
         png = await asyncio.to_thread(presenter.table_image, ctx)
         if png is None:
@@ -235,10 +234,9 @@ class Renderer:
         snapshot = ctx.snapshot
         presenter = self.presenter(snapshot)
         status = snapshot.table.status
-        game = snapshot.game
         if status in (TableStatus.LOBBY, TableStatus.CANCELLED) and snapshot.state is None:
             items = lobby_items(ctx) if status is TableStatus.LOBBY else []
-            return lobby_embed(ctx, presenter, game.min_players, game.max_players), items
+            return lobby_embed(ctx, presenter), items
         embed = presenter.table_embed(ctx)
         if status is TableStatus.RUNNING:
             return embed, [*presenter.table_items(ctx), hand_button(ctx)]

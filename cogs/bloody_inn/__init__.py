@@ -1,6 +1,7 @@
 """The Bloody Inn on Discord: the /bloody_inn command, and how the game is shown
 (``presenter``: the table message, its buttons, event lines, My hand and the
-private action panel; ``picture``: the PNG of the inn; ``text``: its words)."""
+private action panel; ``picture``: the PNG of the inn; ``text`` and
+``prompt_text``: its words; ``strings``: its English texts)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from games.bloody_inn import BloodyInnOptions, Length
+from games.bloody_inn import GAME, BloodyInnOptions, Length
 
 from .presenter import BloodyInnPresenter
 
 if TYPE_CHECKING:
     from bot.app import GameMasterBot
 
-__all__ = ["BloodyInnCog", "BloodyInnPresenter", "setup"]
+__all__ = ["PRESENTER", "BloodyInnCog", "BloodyInnPresenter", "setup"]
+
+PRESENTER = BloodyInnPresenter(GAME)
 
 
 class BloodyInnCog(commands.Cog):
@@ -33,7 +36,6 @@ class BloodyInnCog(commands.Cog):
         first_come_first_served="Variant: the travellers fill the rooms in order 1, 2, 3 ...",
         unlimited_wealth="Variant: past 40 F, 40 F become four cheques and the track goes on",
         turn_timeout="Seconds for a turn (30-600)",
-        reaction_timeout="Seconds for reactions (10-120; The Bloody Inn itself has none)",
     )
     async def bloody_inn(
         self,
@@ -42,21 +44,18 @@ class BloodyInnCog(commands.Cog):
         first_come_first_served: bool = False,
         unlimited_wealth: bool = False,
         turn_timeout: app_commands.Range[int, 30, 600] | None = None,
-        reaction_timeout: app_commands.Range[int, 10, 120] | None = None,
     ) -> None:
         await self.bot.open_table(
             interaction,
-            game="bloody_inn",
-            options=BloodyInnOptions(
+            GAME,
+            BloodyInnOptions(
                 length=Length(length),
                 first_come_first_served=first_come_first_served,
                 unlimited_wealth=unlimited_wealth,
             ),
             turn_timeout=turn_timeout,
-            reaction_timeout=reaction_timeout,
         )
 
 
 async def setup(bot: GameMasterBot) -> None:
-    bot.presenters["bloody_inn"] = BloodyInnPresenter()
-    await bot.add_cog(BloodyInnCog(bot))
+    await bot.add_game(PRESENTER, BloodyInnCog(bot))

@@ -3,7 +3,7 @@ then the eight rooms (keys, room-service tokens, guests), then every
 innkeeper's wealth (track and cheques), annexes (with their buried corpses) and
 unburied corpses.
 
-Drawn from the spectator view only (``GAME.view(state, None)``): no hand, and
+Drawn from the spectator view only (``view(ctx, None)``): no hand, and
 nothing under the Entrance's top card. Readable on a phone: 1000 px wide, large
 text. Colour is never the only cue: every card prints its type's name or
 abbreviation and its rank, every key and token its owner's initial.

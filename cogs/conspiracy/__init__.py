@@ -1,6 +1,6 @@
 """Conspiracy on Discord: the /conspiracy command, and how the game is shown
 (``presenter``: the table message, buttons, event lines, My hand; ``picture``:
-the PNG of the table)."""
+the PNG of the table; its words are in ``strings``)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from games.conspiracy import ConspiracyOptions
+from games.conspiracy import GAME, ConspiracyOptions
 
 from .presenter import ConspiracyPresenter
 
 if TYPE_CHECKING:
     from bot.app import GameMasterBot
 
-__all__ = ["ConspiracyCog", "ConspiracyPresenter", "setup"]
+__all__ = ["PRESENTER", "ConspiracyCog", "ConspiracyPresenter", "setup"]
+
+PRESENTER = ConspiracyPresenter(GAME)
 
 
 class ConspiracyCog(commands.Cog):
@@ -26,25 +28,14 @@ class ConspiracyCog(commands.Cog):
 
     @app_commands.command(name="conspiracy", description="Open a Conspiracy table in this channel")
     @app_commands.guild_only()
-    @app_commands.describe(
-        turn_timeout="Seconds for a turn (30-600)",
-        reaction_timeout="Seconds for reactions (10-120; Conspiracy itself has none)",
-    )
+    @app_commands.describe(turn_timeout="Seconds for a turn (30-600)")
     async def conspiracy(
         self,
         interaction: discord.Interaction[Any],
         turn_timeout: app_commands.Range[int, 30, 600] | None = None,
-        reaction_timeout: app_commands.Range[int, 10, 120] | None = None,
     ) -> None:
-        await self.bot.open_table(
-            interaction,
-            game="conspiracy",
-            options=ConspiracyOptions(),
-            turn_timeout=turn_timeout,
-            reaction_timeout=reaction_timeout,
-        )
+        await self.bot.open_table(interaction, GAME, ConspiracyOptions(), turn_timeout=turn_timeout)
 
 
 async def setup(bot: GameMasterBot) -> None:
-    bot.presenters["conspiracy"] = ConspiracyPresenter()
-    await bot.add_cog(ConspiracyCog(bot))
+    await bot.add_game(PRESENTER, ConspiracyCog(bot))

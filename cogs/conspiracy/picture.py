@@ -2,7 +2,7 @@
 piles, face-up Locations, what the active player holds), then every chamber as
 its 15-place pyramid (first row at the bottom, rows offset like bricks).
 
-Drawn from the spectator view only (``GAME.view(state, None)``): nothing in it
+Drawn from the spectator view only (the presenter's ``self.view(ctx, None)``): nothing in it
 depends on the decks' order. Readable on a phone: 1000 px wide, big numbers,
 and every Lord prints its colour's initial, so colour is never the only cue.
 Pillow's bundled font has ASCII glyphs only; names are folded to ASCII.

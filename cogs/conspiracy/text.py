@@ -69,18 +69,3 @@ def location_ref(location: LocationId, locale: str | None) -> str:
 
 def locations(items: Iterable[LocationId], locale: str | None) -> str:
     return ", ".join(f"**{location_ref(loc, locale)}**" for loc in items) or "-"
-
-
-def describe(value: object, locale: str | None) -> str:
-    """The event formatter: colours, Locations and Lords in words."""
-    if isinstance(value, Colour):
-        return f"{EMOJI[value]} {colour_name(value, locale)}"
-    if isinstance(value, LocationId):
-        return f"**{location_ref(value, locale)}**"
-    if isinstance(value, tuple):
-        if all(isinstance(v, LordFace) for v in value):
-            return lords(value, locale)
-        if all(isinstance(v, LocationId) for v in value):
-            return locations(value, locale)
-        return ", ".join(describe(v, locale) for v in value)
-    return str(value)

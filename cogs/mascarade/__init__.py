@@ -3,7 +3,7 @@
 ``presenter.py`` renders (public: spectator view only; private: the seat's
 view) and answers each choice privately through the platform's
 ``after_choice`` hook (a look, a Spy's cards, the secret swap-or-not);
-``text.py`` words.
+``text.py`` words places and memories; its strings are in ``strings.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.tables import Refusal
 from bot.ui.i18n import t
-from games.mascarade import Character, MascaradeOptions
+from games.mascarade import GAME, Character, MascaradeOptions
 from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
 
 from .presenter import MascaradePresenter, fitting_player_counts
@@ -25,7 +25,9 @@ from .presenter import MascaradePresenter, fitting_player_counts
 if TYPE_CHECKING:
     from bot.app import GameMasterBot
 
-__all__ = ["MascaradeCog", "MascaradePresenter", "parse_characters", "setup"]
+__all__ = ["PRESENTER", "MascaradeCog", "MascaradePresenter", "parse_characters", "setup"]
+
+PRESENTER = MascaradePresenter(GAME)
 
 _SEPARATORS = re.compile(r"[,;\n]+")
 
@@ -101,13 +103,12 @@ class MascaradeCog(commands.Cog):
             chosen = parse_characters(characters, interaction.locale.value)
         await self.bot.open_table(
             interaction,
-            game="mascarade",
-            options=MascaradeOptions(characters=chosen),
+            GAME,
+            MascaradeOptions(characters=chosen),
             turn_timeout=turn_timeout,
             reaction_timeout=reaction_timeout,
         )
 
 
 async def setup(bot: GameMasterBot) -> None:
-    bot.presenters["mascarade"] = MascaradePresenter()
-    await bot.add_cog(MascaradeCog(bot))
+    await bot.add_game(PRESENTER, MascaradeCog(bot))

@@ -10,15 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
 
-from cogs.bloody_inn import BloodyInnPresenter
+from cogs.bloody_inn import PRESENTER
 from cogs.bloody_inn.picture import Picture, draw, initials
 from games.bloody_inn import GAME, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.models import Stage
-from tests.games.bloody_inn.test_properties import scramble_unknown
+from tests.games.bloody_inn.conformance import scramble_unknown
 
 from .test_bloody_inn_states import LONG_NAMES, SHORT_NAMES, context, mid_game, random_game
-
-PRESENTER = BloodyInnPresenter()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -35,7 +33,7 @@ def picture(state: BloodyInnState, names: list[str] | None = None) -> bytes:
 
 
 def test_start_middle_and_end_are_valid_pngs_of_a_readable_size() -> None:
-    assert PRESENTER.draws
+    assert PRESENTER.draws_picture
     games = {players: random_game(players, 40 + players, boost=True) for players in (1, 2, 4)}
     moments = [mid_game()]
     for states in games.values():

@@ -13,10 +13,10 @@ import discord
 import pytest
 
 from bot.ui.codec import encode
-from bot.ui.components import GameButton, GameSelect, view_of
+from bot.ui.components import GameButton, GameSelect
 from bot.ui.i18n import has, t
 from bot.ui.presenter import TableContext, hand_button
-from cogs.bloody_inn import BloodyInnPresenter
+from cogs.bloody_inn import PRESENTER
 from cogs.bloody_inn.presenter import PANEL_CODE, is_private
 from games.base import Event
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Card, Length
@@ -31,12 +31,12 @@ from games.bloody_inn.models import (
     Stage,
     TargetRoom,
 )
+from tests.cogs.payloads import check_embed, check_items
+from tests.games.bloody_inn.conformance import random_step, scramble_unknown
 from tests.games.bloody_inn.helpers import C, rigged
-from tests.games.bloody_inn.test_properties import random_step, scramble_unknown
 
 from .test_bloody_inn_states import LONG_NAMES, SHORT_NAMES, context, many_states, mid_game
 
-PRESENTER = BloodyInnPresenter()
 ROOT = Path(__file__).resolve().parents[2]
 SILENT_EVENTS = {"turn_started", "action_started", "first_player_passed", "hand_changed"}
 """Events with no public line (the table message shows them, or they are private)."""
@@ -50,36 +50,6 @@ def states() -> list[BloodyInnState]:
 
 def _inner(item: discord.ui.Item[Any]) -> Any:
     return getattr(item, "item", item)
-
-
-def check_embed(embed: discord.Embed) -> None:
-    data = embed.to_dict()
-    assert len(data.get("title", "")) <= 256
-    assert len(data.get("description", "")) <= 4096
-    fields = data.get("fields", [])
-    assert len(fields) <= 25
-    for f in fields:
-        assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
-    assert len(data.get("footer", {}).get("text", "")) <= 2048
-    assert len(embed) <= 6000
-
-
-def check_items(items: list[discord.ui.Item[Any]]) -> None:
-    view_of(items)  # discord.py refuses more than 5 rows of 5 buttons
-    assert len(items) <= 25
-    ids = [str(_inner(i).custom_id) for i in items]
-    assert len(set(ids)) == len(ids), "custom_ids are unique in a message"
-    for item in items:
-        inner = _inner(item)
-        assert len(inner.custom_id) <= 100
-        if isinstance(inner, discord.ui.Button):
-            assert inner.label and len(inner.label) <= 80
-        else:
-            assert isinstance(inner, discord.ui.Select)
-            assert 1 <= len(inner.options) <= 25
-            for option in inner.options:
-                assert 0 < len(option.label) <= 100 and len(option.value) <= 100
-                assert option.description is None or len(option.description) <= 100
 
 
 def offered(ctx: TableContext, seat: int) -> tuple[list[str], list[str]]:
@@ -114,7 +84,7 @@ def test_everything_fits_discords_limits_and_every_legal_choice_is_offered(
             panel = PRESENTER.panel(ctx, seat, PANEL_CODE)
             assert len(panel.content) <= 2000
             if seat not in awaiting:
-                assert not panel.items and panel.content == t("bloody_inn.panel.not_prompted")
+                assert not panel.items and panel.content == t("refusal.not_prompted")
                 continue
             check_items(panel.items)
             prompt = GAME.prompt_for(state, seat)
@@ -255,7 +225,7 @@ def test_the_final_embed_shows_scores_and_winners() -> None:
         state, _ = GAME.timeout(state)
     embed = PRESENTER.table_embed(context(state))
     assert "🏆 **alice** ends the solo game with" in (embed.description or "")
-    line = PRESENTER.event_line(
+    line = PRESENTER.event_text(
         context(state), GameWon(winner=0, score=151, shared=False, solo_rank="wicked"), "log"
     )
     assert line == "🏆 **alice** ends the solo game with 151 F: a **wicked** innkeeper."
@@ -295,7 +265,7 @@ def test_event_lines_for_every_event_and_private_ones_stay_private() -> None:
         for event in events:
             kind = str(vars(event)["type"])
             seen.add(kind)
-            line = PRESENTER.event_line(ctx, event, "log" if event.public else "dm")
+            line = PRESENTER.event_text(ctx, event, "log" if event.public else "dm")
             if kind in SILENT_EVENTS and event.public:
                 assert line is None
             else:
@@ -337,12 +307,16 @@ def test_the_morning_is_summed_up_under_a_header() -> None:
 
 
 LITERAL = re.compile(r'"(bloody_inn\.[a-z0-9_.]*[a-z0-9_])"')
+TEXT_CALL = re.compile(r'\btext\(\s*ctx,\s*"([a-z0-9_.]*[a-z0-9_])"')
+"""``self.text(ctx, "key")``: the key ``bloody_inn.key``."""
 
 
 def test_every_text_key_exists_in_english() -> None:
     keys: set[str] = set()
     for path in sorted((ROOT / "cogs" / "bloody_inn").glob("*.py")):
-        keys |= set(LITERAL.findall(path.read_text()))
+        source = path.read_text()
+        keys |= set(LITERAL.findall(source))
+        keys |= {f"bloody_inn.{key}" for key in TEXT_CALL.findall(source)}
     for card in Card:
         keys.add(f"bloody_inn.card.{card.value}")
         data = spec(card)
@@ -404,3 +378,18 @@ def test_a_public_choice_leading_to_a_public_moment_is_answered_silently() -> No
     state, events = GAME.apply(state, prompt.player, choice)
     assert state.stage is Stage.WELCOME
     assert PRESENTER.after_choice(context(state), prompt.player, choice, events) is None
+
+
+def test_names_are_escaped_in_text_and_plain_in_labels() -> None:
+    state = rigged(2, rooms={}, welcome=True, keys={1: 0, 2: 1, 3: None, 4: None, 5: None})
+    ctx = context(state, names=["*alice*", "bob_"])
+    labels = [_inner(i).label for i in PRESENTER.table_items(ctx)]
+    assert "Room 1 · *alice*" in labels and "Room 2 · bob_" in labels
+    panel = PRESENTER.panel(ctx, 0, PANEL_CODE)
+    select = next(i for i in panel.items if isinstance(i, GameSelect))
+    assert "Room 2 · bob_" in [o.label for o in select.item.options]
+    embed = PRESENTER.table_embed(ctx)
+    assert "🛏️ **\\*alice\\*** welcomes" in (embed.description or "")
+    rooms = next(f.value for f in embed.fields if f.name == "Rooms") or ""
+    assert "**1** 🔑 \\*alice\\*: empty" in rooms and "**2** 🔑 bob\\_: empty" in rooms
+    assert (embed.footer.text or "").startswith("Standings: \\*alice\\* 15 F · bob\\_ 15 F")

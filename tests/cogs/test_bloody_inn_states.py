@@ -12,8 +12,8 @@ from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.models import Act
 from tests.cogs.contexts import table_context
+from tests.games.bloody_inn.conformance import boost_hands, random_step
 from tests.games.bloody_inn.helpers import C, annex, rigged
-from tests.games.bloody_inn.test_properties import boost_hands, random_step
 
 TABLE_ID = 123456789
 VERSION = 98765

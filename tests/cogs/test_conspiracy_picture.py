@@ -8,7 +8,7 @@ import itertools
 import pytest
 from PIL import Image
 
-from cogs.conspiracy import ConspiracyPresenter
+from cogs.conspiracy import PRESENTER
 from cogs.conspiracy.picture import WIDTH, ascii_name, coalition_places, draw
 from games.conspiracy import GAME, ConspiracyState
 from games.conspiracy.models import Stage
@@ -21,8 +21,6 @@ from .conspiracy_states import (
     random_game,
     shuffled_decks,
 )
-
-PRESENTER = ConspiracyPresenter()
 
 
 def png_of(state: ConspiracyState) -> bytes:

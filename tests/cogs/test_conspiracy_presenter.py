@@ -16,7 +16,7 @@ from bot.ui.codec import choice_models, decode, encode
 from bot.ui.components import GameButton, GameSelect, view_of
 from bot.ui.i18n import has
 from bot.ui.presenter import hand_button
-from cogs.conspiracy import ConspiracyPresenter
+from cogs.conspiracy import PRESENTER
 from games.conspiracy import GAME, ConspiracyOptions, ConspiracyState
 from games.conspiracy.cards import COLOURS, INFLUENCES, LocationId
 from games.conspiracy.models import ConspiracyEvent, Stage, SwapPick, TakeLocation
@@ -30,7 +30,6 @@ from .conspiracy_states import (
     shuffled_decks,
 )
 
-PRESENTER = ConspiracyPresenter()
 MODELS = choice_models(GAME.choice_types)
 GAMES = 45
 """About 3,500 states over 2, 3 and 4 players."""
@@ -229,6 +228,18 @@ def test_the_final_message_has_the_score_table_and_the_winner() -> None:
     assert PRESENTER.table_items(ctx) == []
 
 
+def test_names_in_the_score_table_are_plain_and_cannot_close_its_code_block() -> None:
+    state = full_chambers()
+    names = ["```@everyone", "a*b_c`"]
+    embed = PRESENTER.table_embed(context(state, names=names))
+    fields = {field.name: field.value or "" for field in embed.fields}
+    table = fields["Final score"]
+    assert table.count("`") == 6, "only the code block's own fences"
+    head = table.splitlines()[1]
+    assert head.split() == ["'''@eve…", "a*b_c'"], "plain (no markdown escapes), cut"
+    assert "**a\\*b\\_c\\`** wins" in fields["Result"], "escaped outside the code block"
+
+
 def test_every_event_reads_as_a_line() -> None:
     seen: set[str] = set()
     for seed in range(GAMES):
@@ -259,6 +270,18 @@ def test_every_event_reads_as_a_line() -> None:
 def test_every_text_the_cog_asks_for_exists() -> None:
     source = "\n".join(path.read_text() for path in Path("cogs/conspiracy").glob("*.py"))
     keys = set(re.findall(r'"(conspiracy\.[a-z0-9_.]*[a-z0-9_])"', source))
+    # the presenter's keys without the game's name: ``self.text(ctx, "now.keep")``, and
+    # the refined event keys of ``event_key`` (under ``log.``)
+    presenter = Path("cogs/conspiracy/presenter.py").read_text()
+    before, _, rest = presenter.partition("def event_key(")
+    event_keys, _, after = rest.partition("\n    def ")
+    dotted = r'"(?!conspiracy\.)([a-z0-9_]+(?:\.[a-z0-9_]+)+)"'
+    game_keys = re.findall(dotted, before + after)
+    game_keys += re.findall(r'self\.text\(\s*ctx,\s*"([a-z0-9_.]+)"', presenter)
+    keys |= {f"conspiracy.{key}" for key in game_keys}
+    refined = re.findall(dotted, event_keys)
+    assert len(refined) == 4
+    keys |= {f"conspiracy.log.{key}" for key in refined}
     assert len(keys) > 60
     for colour in COLOURS:
         keys |= {f"conspiracy.colour.{colour.value}", f"conspiracy.initial.{colour.value}"}

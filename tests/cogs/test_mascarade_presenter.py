@@ -9,14 +9,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from bot.tables import Refusal
-from bot.ui.components import view_of
 from bot.ui.i18n import has, t
-from bot.ui.presenter import Panel, TableContext, hand_button
-from cogs.mascarade import MascaradePresenter, parse_characters
+from bot.ui.presenter import TableContext, hand_button
+from cogs.mascarade import PRESENTER, parse_characters
 from cogs.mascarade.presenter import PANELS
 from games.base import Event, Seat
 from games.mascarade import GAME, Character, MascaradeOptions, MascaradeState
@@ -30,10 +28,10 @@ from games.mascarade.models import (
     SwapDecided,
 )
 from tests.cogs.contexts import table_context
+from tests.cogs.payloads import check_embed, check_items, check_panel
+from tests.games.mascarade.conformance import random_custom_set, scramble_unknown
 from tests.games.mascarade.helpers import JUDGE, KING, QUEEN, rigged
-from tests.games.mascarade.test_properties import random_custom_set, scramble_unknown
 
-PRESENTER = MascaradePresenter()
 TABLE_ID = 123456789
 LONG_NAMES = [f"{chr(97 + i)}" * 29 + f"'{i:02d}" for i in range(13)]
 """32 characters (Discord's longest display name), all different."""
@@ -56,55 +54,6 @@ def context(
 
 
 # --- Discord's limits ---------------------------------------------------------------------
-
-
-def check_embed(embed: discord.Embed) -> None:
-    data = embed.to_dict()
-    assert len(data.get("title", "")) <= 256
-    assert len(data.get("description", "")) <= 4096
-    fields = data.get("fields", [])
-    assert len(fields) <= 25
-    for f in fields:
-        assert 0 < len(f["name"]) <= 256
-        assert 0 < len(f["value"]) <= 1024
-    assert len(data.get("footer", {}).get("text", "")) <= 2048
-    assert len(embed) <= 6000
-
-
-def check_items(items: list[discord.ui.Item[Any]]) -> list[dict[str, Any]]:
-    """Components as Discord gets them: ≤5 rows of ≤5 buttons (or one select),
-    labels ≤80, custom_ids ≤100, ≤25 options of ≤100 characters."""
-    rows = view_of(items).to_components()
-    assert len(rows) <= 5
-    flat: list[dict[str, Any]] = []
-    for row in rows:
-        children = row["components"]
-        assert 1 <= len(children) <= 5
-        if any(c["type"] == 3 for c in children):
-            assert len(children) == 1, "a select fills its row"
-        for c in children:
-            assert len(c["custom_id"]) <= 100
-            if c["type"] == 2:
-                assert 0 < len(c.get("label") or "") <= 80
-            else:
-                options = c["options"]
-                assert 1 <= len(options) <= 25
-                assert len({o["value"] for o in options}) == len(options)
-                for o in options:
-                    assert 0 < len(o["label"]) <= 100 and len(o["value"]) <= 100
-                assert len(c.get("placeholder") or "") <= 150
-            flat.append(c)
-    ids = [c["custom_id"] for c in flat]
-    assert len(set(ids)) == len(ids), "custom_ids are unique in a message"
-    return flat
-
-
-def check_panel(panel: Panel) -> None:
-    assert len(panel.content) <= 2000
-    if panel.embed is not None:
-        check_embed(panel.embed)
-    if panel.items:
-        check_items(panel.items)
 
 
 def public_rendering(ctx: TableContext) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -297,14 +246,14 @@ def test_a_custom_set_is_parsed_and_checked_by_the_engine() -> None:
     assert "official" in PRESENTER.options_summary(MascaradeOptions().model_dump_json(), None)
     with pytest.raises(Refusal) as unknown:
         parse_characters("Judge, Jester, King", None)
-    assert "Jester" in str(unknown.value.args_["reason"])
+    assert "Jester" in str(unknown.value.params["reason"])
     with pytest.raises(Refusal) as no_judge:
         parse_characters("Bishop, King, Queen, Thief, Cheat, Witch", None)
-    assert "Judge must always be in" in str(no_judge.value.args_["reason"])
+    assert "Judge must always be in" in str(no_judge.value.params["reason"])
     with pytest.raises(Refusal) as one_peasant:
         parse_characters("Judge, King, Queen, Peasant, Witch, Cheat, Bishop, Fool", None)
-    assert "Peasants always come as a pair" in str(one_peasant.value.args_["reason"])
-    text = t("refusal.invalid_options", None, **one_peasant.value.args_)
+    assert "Peasants always come as a pair" in str(one_peasant.value.params["reason"])
+    text = t("refusal.invalid_options", None, **one_peasant.value.params)
     assert text.startswith("These options do not make a playable game")
 
 
@@ -312,12 +261,18 @@ def test_a_custom_set_is_parsed_and_checked_by_the_engine() -> None:
 
 ROOT = Path(__file__).resolve().parents[2]
 LITERAL = re.compile(r'"(mascarade\.[a-z0-9_.]*[a-z0-9_])"')
+OWN = re.compile(r'\btext\(\s*ctx,\s*"([a-z0-9_.]*[a-z0-9_])"')
+"""A key of the presenter's ``self.text(ctx, "<key>", ...)``: ``mascarade.<key>``."""
 
 
 def test_every_literal_key_and_every_variant_has_english_text() -> None:
     keys = set()
     for path in (ROOT / "cogs" / "mascarade").rglob("*.py"):
-        keys.update(LITERAL.findall(path.read_text()))
+        if path.name == "strings.py":
+            continue  # the texts themselves: the keys the code uses are checked
+        code = path.read_text()
+        keys.update(LITERAL.findall(code))
+        keys.update(f"mascarade.{key}" for key in OWN.findall(code))
     assert len(keys) > 40
     assert [k for k in keys if not has(k)] == []
     for character in Character:
@@ -337,6 +292,6 @@ def test_every_literal_key_and_every_variant_has_english_text() -> None:
 
 
 def _all_keys() -> list[str]:
-    from bot.ui.locales.en.mascarade import STRINGS
+    from cogs.mascarade.strings import STRINGS
 
     return list(STRINGS)

@@ -1,31 +1,52 @@
-"""Every user-facing key the code asks for exists in English."""
+"""Every user-facing key the code asks for exists in English, and games' strings
+stay in their own namespace."""
 
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from pathlib import Path
 
 import pytest
 
-from bot.ui.i18n import has, t
+from bot.app import game_extension
+from bot.ui.i18n import has, register_strings, t
 from games.complots import ActionKind, Character
 from games.registry import GAMES
+
+for _name in GAMES:  # a game's presenter registers its strings when built
+    import_module(game_extension(_name))
 
 ROOT = Path(__file__).resolve().parents[3]
 PREFIXES = "|".join(["refusal", "lobby", "table", "admin", *GAMES])
 FILE_NAME = re.compile(r"\.(png|jpg|json|py)$")
 LITERAL_KEY = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9_.]*[a-z0-9_])"|Refusal\(\s*"([a-z_]+)"')
+GAME_KEY = re.compile(r'self\.text\(\s*ctx,\s*"([a-z0-9_.]*[a-z0-9_])"')
+"""A presenter's own key, relative to its game (``self.text(ctx, "now.turn")``)."""
 
 
 def keys_in_code() -> set[str]:
     keys: set[str] = set()
     for folder in ("bot", "cogs"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            for match in LITERAL_KEY.finditer(path.read_text()):
-                literal, refusal = match.groups()
-                if literal and FILE_NAME.search(literal):
-                    continue
-                keys.add(literal or f"refusal.{refusal}")
+            keys |= keys_in(path)
+    return keys
+
+
+def keys_in(path: Path) -> set[str]:
+    code = path.read_text()
+    relative = path.relative_to(ROOT / "cogs").parts if path.is_relative_to(ROOT / "cogs") else ()
+    game = relative[0] if len(relative) > 1 and relative[0] in GAMES else None
+    keys: set[str] = set()
+    taken: set[int] = set()
+    for match in GAME_KEY.finditer(code) if game else ():
+        keys.add(f"{game}.{match[1]}")
+        taken.add(match.start(1) - 1)
+    for match in LITERAL_KEY.finditer(code):
+        literal, refusal = match.groups()
+        if match.start() in taken or (literal and FILE_NAME.search(literal)):
+            continue
+        keys.add(literal or f"refusal.{refusal}")
     return keys
 
 
@@ -52,3 +73,11 @@ def test_formatting_and_fallback() -> None:
         "At least 3 players are needed to start."
     )
     assert t("lobby.join", "fr") == "Join", "a missing locale falls back to English"
+
+
+def test_a_game_cannot_register_keys_outside_its_namespace() -> None:
+    with pytest.raises(ValueError, match="outside its namespace"):
+        register_strings("mascarade", {"complots.title": "Not mine"})
+    with pytest.raises(ValueError, match="shadow the platform"):
+        register_strings("refusal", {"refusal.stale": "Mine now"})
+    assert t("refusal.stale").startswith("That moment has passed")

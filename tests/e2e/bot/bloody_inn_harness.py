@@ -20,7 +20,7 @@ from games.bloody_inn import GAME, BloodyInnState
 from games.bloody_inn.models import BloodyInnChoice
 from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import FakeUser, InteractionRecord, StoredMessage
-from tests.games.bloody_inn.test_properties import pick, scramble_unknown
+from tests.games.bloody_inn.conformance import random_choice, scramble_unknown
 
 from .harness import World
 
@@ -180,7 +180,7 @@ class InnTable:
             if GAME.result(state) is not None or (until is not None and until(state)):
                 return
             prompt = GAME.prompts(state)[0]
-            choice = pick(prompt, rng)
+            choice = random_choice(prompt, rng)
             await self.play(prompt.player, choice, via_panel=rng.random() < 0.2)
         raise AssertionError("the game did not end")
 

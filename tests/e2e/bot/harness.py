@@ -24,10 +24,13 @@ from tests.e2e.fake_discord.models import (
     InteractionRecord,
     StoredMessage,
 )
-from tests.games.complots.test_properties import scramble_unknown
+from tests.games.complots.conformance import scramble_unknown
 
 MANAGE_GUILD = 0x20
 PUBLIC_CHOICES = (Challenge, Block, Pass)
+"""With any Act that has no target, the Complots choices that have a button of their
+own on the table message; the others are picked in the select of a private panel."""
+CHANNEL_MESSAGE, SELECT = 4, 3
 
 
 @dataclass
@@ -80,6 +83,58 @@ def build_world(fake: FakeDiscord, path: Path, players: int = 4) -> World:
     return World(fake, path, guild, channel, users, moderator, outsider)
 
 
+def buttons_on(message: StoredMessage) -> dict[str, str]:
+    """code -> custom_id of the enabled buttons of our bot on ``message`` (custom_id
+    ``gm:<table>:<version>:<code>``)."""
+    shown = {}
+    for component in components_of(message):
+        custom_id = str(component.get("custom_id") or "")
+        if custom_id.startswith("gm:") and not component.get("disabled"):
+            shown[custom_id.split(":", 3)[3]] = custom_id
+    return shown
+
+
+@dataclass(frozen=True)
+class Clicks:
+    """How a player makes one choice: click ``custom_id`` on the table message; for a
+    private choice, then pick ``value`` in the select of the panel that click opens."""
+
+    custom_id: str
+    value: str | None = None
+
+
+def clicks_for(buttons: dict[str, str], choice: Any) -> Clicks | None:
+    """The clicks that make the Complots ``choice``, given the table message's
+    ``buttons_on``; None while the message does not show the button (yet)."""
+    code = encode(choice)
+    if isinstance(choice, PUBLIC_CHOICES) or (isinstance(choice, Act) and choice.target is None):
+        button, value = code, None
+    elif isinstance(choice, Act):
+        button, value = f"ui.panel.target.{choice.action.value}", code
+    else:
+        button, value = "ui.panel.choose", code
+    custom_id = buttons.get(button)
+    return None if custom_id is None else Clicks(custom_id, value)
+
+
+def panel_select(panel: StoredMessage) -> tuple[str, list[str]]:
+    """The custom_id of the select on a private panel, and the values it offers."""
+    select = next(c for c in components_of(panel) if c.get("type") == SELECT)
+    return select["custom_id"], [o["value"] for o in select["options"]]
+
+
+def refusal(record: InteractionRecord) -> str | None:
+    """The line the bot refused a click or select with, or None if it accepted it (or
+    has not answered). It accepts with a deferred update (6), by editing the clicked
+    panel (7) or by opening a panel with components; it refuses with an ephemeral
+    line alone (``Controller.refuse``, a panel that does not fit). Not for Join and
+    Leave, which answer a line alone when they succeed."""
+    response = record.response
+    if response is None or response.type != CHANNEL_MESSAGE or not response.ephemeral:
+        return None
+    return None if components_of(record.message) else record.message.content
+
+
 class Table:
     """One table of a running bot, played by clicks."""
 
@@ -121,13 +176,9 @@ class Table:
 
     async def click_code(self, user: FakeUser, code: str) -> InteractionRecord:
         message = await self.message()
-        matches = [
-            c["custom_id"]
-            for c in components_of(message)
-            if str(c.get("custom_id", "")).split(":")[-1] == code
-        ]
-        assert matches, f"no button {code!r} on the table message: {components_of(message)}"
-        return await self.fake.click(user, message, matches[0])
+        custom_id = buttons_on(message).get(code)
+        assert custom_id, f"no button {code!r} on the table message: {components_of(message)}"
+        return await self.fake.click(user, message, custom_id)
 
     async def state(self) -> Any:
         snapshot = await self.bot.tables.snapshot(self.id)
@@ -145,17 +196,12 @@ class Table:
     async def play(self, seat: Seat, choice: Any) -> InteractionRecord:
         """Make ``seat`` take ``choice`` through the UI, as a player would."""
         user = self.world.user((await self.seat_users())[seat])
-        code = encode(choice)
-        if isinstance(choice, PUBLIC_CHOICES) or (
-            isinstance(choice, Act) and choice.target is None
-        ):
-            record = await self.click_code(user, code)
-        elif isinstance(choice, Act):
-            panel = await self.click_code(user, f"ui.panel.target.{choice.action.value}")
-            record = await self.select_in_panel(user, panel, code)
-        else:
-            panel = await self.click_code(user, "ui.panel.choose")
-            record = await self.select_in_panel(user, panel, code)
+        message = await self.message()
+        clicks = clicks_for(buttons_on(message), choice)
+        assert clicks is not None, f"no button for {encode(choice)}: {message.components}"
+        record = await self.fake.click(user, message, clicks.custom_id)
+        if clicks.value is not None:
+            record = await self.select_in_panel(user, record, clicks.value)
         await record.wait_response()
         assert record.response_type in (6, 7), f"the click was refused: {record.callbacks}"
         await self.settle()
@@ -189,10 +235,9 @@ class Table:
     ) -> InteractionRecord:
         await panel.wait_response()
         assert panel.ephemeral, "private choices are offered in an ephemeral panel"
-        select = next(c for c in components_of(panel.message) if c.get("type") == 3)
-        values = [o["value"] for o in select["options"]]
+        select, values = panel_select(panel.message)
         assert value in values, f"{value} not offered: {values}"
-        return await self.fake.select(user, panel.message, select["custom_id"], [value])
+        return await self.fake.select(user, panel.message, select, [value])
 
     async def play_randomly(self, rng: random.Random, max_steps: int = 400) -> None:
         """Random legal choices through the UI until the game is over."""

@@ -30,7 +30,7 @@ from games.mascarade.models import (
 )
 from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import FakeUser, InteractionRecord, StoredMessage
-from tests.games.mascarade.test_properties import scramble_unknown
+from tests.games.mascarade.conformance import scramble_unknown
 
 from .harness import Table, World
 

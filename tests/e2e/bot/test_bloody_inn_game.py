@@ -111,6 +111,7 @@ async def test_a_solo_game_with_both_variants_by_clicks(world: World) -> None:
         options = {o["name"]: o for o in command["options"]}
         assert [c["value"] for c in options["length"]["choices"]] == ["short", "long"]
         assert {"first_come_first_served", "unlimited_wealth", "turn_timeout"} <= set(options)
+        assert "reaction_timeout" not in options, "The Bloody Inn has no reaction window"
         table = await InnTable.open(
             world, bot, players=1, first_come_first_served=True, unlimited_wealth=True
         )

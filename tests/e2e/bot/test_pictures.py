@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.presenter import TableContext
 from cogs.complots import ComplotsPresenter
-from games.complots import ActionKind, ComplotsState
+from games.complots import GAME, ActionKind, ComplotsState
 from games.complots.models import Act, Pass
 from tests.games.complots.helpers import AM, CA, CO, A, D
 
@@ -19,7 +19,7 @@ from .harness import Table, World, rig
 class DrawnComplots(ComplotsPresenter):
     """Complots with a (test) picture of the turn number."""
 
-    draws = True
+    draws_picture = True
 
     def table_image(self, ctx: TableContext) -> bytes | None:
         state = ctx.snapshot.state
@@ -33,7 +33,7 @@ class DrawnComplots(ComplotsPresenter):
 
 async def test_the_picture_is_attached_and_redrawn_only_when_it_changes(world: World) -> None:
     async with world.fake.running(world.bot()) as bot:
-        bot.presenters["complots"] = DrawnComplots()
+        bot.presenters["complots"] = DrawnComplots(GAME)
         table = await Table.open(world, bot)
         await rig(table, [[D, CA], [CO, AM], [A, D], [CA, CO]], turn=0)
         message = await table.message()

@@ -20,6 +20,7 @@ STRINGS: dict[str, str] = {
     "refusal.too_few_players": "At least {minimum} players are needed to start.",
     "refusal.invalid_options": "These options do not make a playable game: {reason}",
     "refusal.no_such_seat": "There is no such player at that table.",
+    "refusal.already_out": "That player is already out of this game.",
     "refusal.no_table_here": "There is no open table in this channel.",
     "refusal.moderators_only": "Only moderators (Manage Server, or the moderator role) can do that.",
     "refusal.error": "Something went wrong on our side; nothing was changed. Please try again.",
@@ -63,6 +64,9 @@ STRINGS: dict[str, str] = {
     "table.choice_done": "Done.",
     "table.dm_closed": "{user}: I cannot DM you. Use the **My hand** button to see your cards.",
     "table.ended_by_moderator": "A moderator ended table #{table}.",
+    "table.footer": "Table #{table}",
+    "table.unnamed": "Player {number}",
+    "table.dm_line": "#{table} · {line}",
     # admin
     "admin.tables_title": "Open tables",
     "admin.no_tables": "There is no open table in this server.",
@@ -72,5 +76,4 @@ STRINGS: dict[str, str] = {
     "admin.timeouts_set": "Default times for new tables: turn {turn}s, reactions {reaction}s, choices {choice}s.",
     "admin.role_set": "Moderator role: {role}.",
     "admin.role_cleared": "The moderator role is cleared: Manage Server is needed.",
-    # complots
 }

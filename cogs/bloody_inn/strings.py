@@ -112,7 +112,6 @@ STRINGS: dict[str, str] = {
     # the table message
     "bloody_inn.round": "**Round {round}** · season {season}",
     "bloody_inn.final_round": "⏳ **final round**",
-    "bloody_inn.now": "Now",
     "bloody_inn.innkeepers": "Innkeepers",
     "bloody_inn.rooms": "Rooms",
     "bloody_inn.inn": "Inn",
@@ -138,7 +137,6 @@ STRINGS: dict[str, str] = {
     "bloody_inn.now.key": "🔑 **{player}** chooses the white key that becomes theirs · {when}",
     "bloody_inn.now.service": "🛎️ **{player}** puts the room-service token on a room · {when}",
     "bloody_inn.now.dismiss": "🌅 Morning: **{player}** cannot pay every wage and dismisses {count} accomplice(s) · {when}",
-    "bloody_inn.now.over": "The game is over.",
     "bloody_inn.chosen.rooms": " of {cards} (room {rooms})",
     "bloody_inn.chosen.peasants": " of {count} peasant(s) of the bistro",
     "bloody_inn.chosen.build": " of the {annex} (from the {card})",
@@ -169,7 +167,6 @@ STRINGS: dict[str, str] = {
     "bloody_inn.button.done_pay": "Done: pay no more",
     "bloody_inn.button.cancel": "Cancel the {action}",
     # the private action panel
-    "bloody_inn.panel.not_prompted": "It is not your turn to choose anything right now.",
     "bloody_inn.panel.header": "💰 {money} F + {cheques} cheque(s) · 🃏 your hand: {hand}",
     "bloody_inn.panel.welcome": "🛏️ Put **{card}** in an empty room.",
     "bloody_inn.panel.action": "🌙 **Your action** ({nth} of 2): what do you do tonight?",
@@ -327,5 +324,5 @@ STRINGS: dict[str, str] = {
     "bloody_inn.pic.abbr.police": "POL",
     "bloody_inn.pic.abbr.peasant": "PEA",
     # DMs (private)
-    "bloody_inn.dm.hand_changed": "🃏 Table #{table} · your accomplices now: {hand}",
+    "bloody_inn.dm.hand_changed": "🃏 your accomplices now: {hand}",
 }
