@@ -19,9 +19,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.ai import Level, Policy, hero_share
+from games.ai import Level, Policy
 from games.base import Prompt
 from games.registry import GAMES, policy_for
+from tests.games.playouts import hero_share
 
 
 @dataclass

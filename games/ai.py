@@ -1,4 +1,4 @@
-"""Computer players: the policy protocol, its levels, and an all-computer runner.
+"""Computer players: the policy protocol and its levels.
 
 A policy sees exactly what a person in that seat sees: the game's
 ``view(state, seat)``, whose ``prompt`` lists the seat's legal choices. It
@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from games.base import Choice, Game, GameState, Prompt, Result, Seat, View
+from games.base import Choice, Prompt, Seat, View
 
 ViewT = TypeVar("ViewT", bound=View)
 ChoiceT = TypeVar("ChoiceT", bound=Choice)
@@ -78,70 +76,3 @@ RANDOM = RandomPolicy()
 def decision_rng(seed: int, step: int, seat: Seat) -> random.Random:
     """The randomness of one decision: reproducible from the table, its step and seat."""
     return random.Random(f"{seed}:{step}:{seat}")
-
-
-@dataclass
-class Playout:
-    """One finished all-computer game."""
-
-    result: Result
-    state: GameState
-    decisions: int
-    per_seat_decisions: list[int] = field(default_factory=list)
-
-
-class TooLong(Exception):
-    """A playout exceeded its step budget (an engine or policy loop)."""
-
-
-def play_out(
-    game: Game[Any, Any, Any, Any],
-    policies: Sequence[Policy[Any, Any]],
-    seed: int,
-    options: Any = None,
-    max_steps: int = 20_000,
-) -> Playout:
-    """Plays a whole game where seat ``i`` is ``policies[i]``.
-
-    When several seats are asked at once (a reaction window), a seeded random
-    one of them answers first, as people would in no fixed order.
-    """
-    order = random.Random(seed ^ 0x5EED)
-    state = game.setup(len(policies), options or game.options_model(), seed)
-    decisions = 0
-    per_seat = [0] * len(policies)
-    while (result := game.result(state)) is None:
-        if decisions >= max_steps:
-            raise TooLong(f"{game.name} seed {seed}: no end after {max_steps} decisions")
-        seat = order.choice(game.awaiting(state))
-        view = game.view(state, seat)
-        rng = decision_rng(seed, state.step, seat)
-        choice = policies[seat].choose(view, rng)
-        state, _ = game.apply(state, seat, choice)
-        decisions += 1
-        per_seat[seat] += 1
-    return Playout(result, state, decisions, per_seat)
-
-
-def hero_share(
-    game: Game[Any, Any, Any, Any],
-    hero: Policy[Any, Any],
-    others: Policy[Any, Any],
-    players: int,
-    games: int,
-    seed: int,
-    options: Callable[[int], Any] | None = None,
-) -> float:
-    """The hero's share of wins against ``others`` in every other seat: game ``i``
-    (seed ``seed + i``, options ``options(i)``) seats the hero at ``i mod players``;
-    a shared win counts its part."""
-    won = 0.0
-    for index in range(games):
-        seat = index % players
-        seats = [others] * players
-        seats[seat] = hero
-        table_options = options(index) if options is not None else None
-        winners = play_out(game, seats, seed + index, table_options).result.winners
-        if seat in winners:
-            won += 1 / len(winners)
-    return won / games

@@ -8,7 +8,6 @@ in the engine reads the card data through ``spec(card)``.
 
 from __future__ import annotations
 
-from collections import Counter
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -219,11 +218,6 @@ def travellers() -> list[Card]:
     return [
         s.card for s in SPECS.values() if s.type is not GuestType.PEASANT for _ in range(s.copies)
     ]
-
-
-def full_deck() -> Counter[Card]:
-    """All 78 guest cards by kind."""
-    return Counter({s.card: s.copies for s in SPECS.values()})
 
 
 DECK_SIZE = 78

@@ -108,10 +108,6 @@ class Board:
         return sum(best.values())
 
 
-def largest_coalition(colours: tuple[Colour, ...]) -> int:
-    return max((size for _, size, _ in groups(colours)), default=0)
-
-
 def location_points(location: LocationId, board: Board, owned: int) -> int:
     """What a Location scores at the end on this board (as scoring.py counts it), when
     ``owned`` Locations are owned in all."""

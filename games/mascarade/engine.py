@@ -105,15 +105,6 @@ from .models import (
 
 MascaradePrompt = Prompt[MascaradeChoice]
 
-POWER_STAGES = (
-    Stage.BISHOP,
-    Stage.WITCH,
-    Stage.SPY,
-    Stage.FOOL_FIRST,
-    Stage.FOOL_SECOND,
-    Stage.INQUISITOR,
-    Stage.GUESS,
-)
 _AUTOMATIC_STAGES = (
     Stage.BISHOP,
     Stage.SPY,

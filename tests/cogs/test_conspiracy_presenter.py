@@ -20,6 +20,7 @@ from cogs.conspiracy import PRESENTER
 from games.conspiracy import GAME, ConspiracyOptions, ConspiracyState
 from games.conspiracy.cards import COLOURS, INFLUENCES, LocationId
 from games.conspiracy.models import ConspiracyEvent, Stage, SwapPick, TakeLocation
+from tests.cogs import payloads
 
 from .conspiracy_states import (
     context,
@@ -58,13 +59,7 @@ def buttons(items: list[discord.ui.Item[Any]]) -> list[GameButton]:
 
 
 def check_embed(embed: discord.Embed) -> None:
-    assert len(embed) <= 6000
-    assert len(embed.title or "") <= 256
-    assert len(embed.description or "") <= 4096
-    assert len(embed.fields) <= 25
-    for field in embed.fields:
-        assert 0 < len(field.name or "") <= 256
-        assert 0 < len(field.value or "") <= 1024
+    payloads.check_embed(embed)
     texts = [embed.title, embed.description, embed.footer.text]
     texts.extend(text for field in embed.fields for text in (field.name, field.value))
     for text in texts:
@@ -73,26 +68,14 @@ def check_embed(embed: discord.Embed) -> None:
 
 def check_button(item: discord.ui.Item[Any]) -> str:
     assert isinstance(item, GameButton)
-    button = item.item
-    assert button.label and 0 < len(button.label) <= 80, button.label
-    assert len(custom_id(item)) <= 100
+    payloads.check_items([item])
     return item.code
 
 
 def check_select(item: discord.ui.Item[Any]) -> list[str]:
     assert isinstance(item, GameSelect)
-    select = item.item
-    assert len(custom_id(item)) <= 100
-    assert 0 < len(select.options) <= 25
-    assert len(select.placeholder or "") <= 150
-    values = []
-    for option in select.options:
-        assert 0 < len(option.label) <= 100
-        assert len(option.value) <= 100
-        assert len(option.description or "") <= 100
-        values.append(option.value)
-    assert len(set(values)) == len(values)
-    return values
+    (select,) = payloads.check_items([item])
+    return [option["value"] for option in select["options"]]
 
 
 def test_every_choice_is_offered_within_discords_limits() -> None:

@@ -8,21 +8,13 @@ from typing import Any
 
 import pytest
 
-from games.ai import (
-    RANDOM,
-    IllegalDecision,
-    Level,
-    NotAsked,
-    Policy,
-    TooLong,
-    decision_rng,
-    play_out,
-)
+from games.ai import RANDOM, IllegalDecision, Level, NotAsked, Policy, decision_rng
 from games.base import Prompt
 from games.complots import GAME as COMPLOTS
 from games.complots import ActionKind
 from games.complots.models import Act
 from games.registry import GAMES, policy_for
+from tests.games.playouts import TooLong, play_out
 
 
 class Cheater(Policy[Any, Any]):

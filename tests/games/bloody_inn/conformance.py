@@ -21,8 +21,9 @@ from games.bloody_inn import (
     BloodyInnView,
     Length,
 )
-from games.bloody_inn.cards import WEALTH_CAP, Card, full_deck, spec
+from games.bloody_inn.cards import WEALTH_CAP, Card, spec
 from games.bloody_inn.models import Act, BloodyInnChoice, Cancel, HandChanged, Pass, Stage
+from tests.games.bloody_inn.helpers import full_deck
 
 from .helpers import card_count
 

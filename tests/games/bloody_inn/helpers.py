@@ -7,11 +7,16 @@ from collections.abc import Mapping, Sequence
 
 from games.base import Event, Seat
 from games.bloody_inn import GAME, BloodyInnOptions, BloodyInnState, Card
-from games.bloody_inn.cards import ORDER, full_deck
+from games.bloody_inn.cards import ORDER, SPECS
 from games.bloody_inn.models import Annex, BloodyInnChoice, Stage
 from tests.games.driver import EngineTable
 
 C = Card
+
+
+def full_deck() -> Counter[Card]:
+    """All 78 guest cards by kind."""
+    return Counter({s.card: s.copies for s in SPECS.values()})
 
 
 def card_count(state: BloodyInnState) -> Counter[Card]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, decision_rng, hero_share, play_out
+from games.ai import RANDOM, Level, Policy, decision_rng
 from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
 from games.bloody_inn.ai import POLICIES
@@ -29,6 +29,7 @@ from games.bloody_inn.models import (
     Welcome,
 )
 from games.registry import policy_for
+from tests.games.playouts import hero_share, play_out
 
 from ..ai_imports import assert_view_only
 from .conformance import random_options

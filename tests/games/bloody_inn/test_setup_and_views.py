@@ -8,7 +8,7 @@ import pytest
 from bot.ui.codec import choice_models, decode, encode
 from games.base import InvalidOptions, NotPrompted
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, GuestType, Length
-from games.bloody_inn.cards import DECK_SIZE, SPECS, full_deck, spec, travellers
+from games.bloody_inn.cards import DECK_SIZE, SPECS, spec, travellers
 from games.bloody_inn.models import (
     Act,
     BloodyInnChoice,
@@ -27,6 +27,7 @@ from games.bloody_inn.models import (
 )
 from games.bloody_inn.prompts import _ACT, _DISMISS, _KEY, _PASS, _PAY, _SERVICE, _WELCOME
 from games.bloody_inn.targets import _CARD, _PEASANTS, _ROOM
+from tests.games.bloody_inn.helpers import full_deck
 
 from .helpers import C, Table, annex, card_count, rigged
 

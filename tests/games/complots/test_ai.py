@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, hero_share
+from games.ai import RANDOM, Level, Policy
 from games.base import Seat
 from games.complots import GAME, ActionKind, ComplotsOptions, ComplotsState, Variant
 from games.complots.ai import POLICIES, read_situation
@@ -28,6 +28,7 @@ from games.complots.models import (
     Show,
     Verdict,
 )
+from tests.games.playouts import hero_share
 
 from ..ai_imports import assert_view_only
 from .helpers import AM, CA, CO, IN, A, D, Table, rigged

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import pytest
 from hypothesis import Phase, settings
 
-from games.ai import Level, decision_rng, play_out
+from games.ai import Level, decision_rng
 from games.base import (
     Choice,
     Event,
@@ -38,6 +38,7 @@ from games.base import (
 )
 from games.entry import AnyGame, GameEntry
 from games.registry import GAMES
+from tests.games.playouts import play_out
 
 SCALE = float(os.environ.get("CONFORMANCE_SCALE", "1"))
 """Scales the soak runs (``CONFORMANCE_SCALE=10`` for a long local soak)."""

@@ -18,6 +18,7 @@ from games.conspiracy.models import (
     Restriction,
     Stage,
 )
+from games.conspiracy.scoring import colour_groups
 from tests.games.driver import EngineTable
 
 _LETTERS = {
@@ -27,6 +28,11 @@ _LETTERS = {
     "b": Colour.BLUE,
     "p": Colour.PURPLE,
 }
+
+
+def largest_coalition(colours: tuple[Colour, ...]) -> int:
+    """The largest group of touching Lords of one colour (the AI's own flood fill)."""
+    return max((size for _, size, _ in colour_groups(colours)), default=0)
 
 
 def spec(code: str) -> tuple[Colour, int]:

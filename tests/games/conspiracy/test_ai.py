@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RANDOM, Level, Policy, hero_share
+from games.ai import RANDOM, Level, Policy
 from games.base import Seat
 from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
 from games.conspiracy.ai import (
@@ -20,7 +20,6 @@ from games.conspiracy.ai import (
     coalition_value,
     context_of,
     expected_best,
-    largest_coalition,
     locations_total,
 )
 from games.conspiracy.models import (
@@ -37,6 +36,8 @@ from games.conspiracy.models import (
     TakePile,
 )
 from games.conspiracy.scoring import score_all
+from tests.games.conspiracy.helpers import largest_coalition
+from tests.games.playouts import hero_share
 
 from ..ai_imports import assert_view_only
 from .helpers import Table, rigged

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.ai import Level, Policy, hero_share
+from games.ai import Level, Policy
 from games.base import Seat
 from games.mascarade import GAME, Character, MascaradeState
 from games.mascarade.ai import POLICIES, beliefs_of
@@ -30,6 +30,7 @@ from games.mascarade.models import (
     Swap,
 )
 from games.registry import policy_for
+from tests.games.playouts import hero_share
 
 from ..ai_imports import assert_view_only
 from .helpers import (
