@@ -11,7 +11,9 @@ Conventions shared by all games:
 * Players are seats ``0..n-1`` in clockwise order; the bot maps seats to users.
 * Every legal choice is enumerated by ``prompts``; ``apply`` accepts exactly
   the choices offered to that player and raises a typed ``IllegalChoice``
-  otherwise, leaving the state untouched (it works on a copy).
+  otherwise, leaving the state untouched (it works on a copy). A choice that
+  holds a set of things (the cards kept in an exchange) is the same choice in
+  any order: ``canonical`` puts it in the order its prompt offers.
 * Several players may be prompted at once (a reaction window). All prompts
   of one decision moment share a ``window`` key: the bot keeps one deadline
   per window, and a player passing does not restart it.
@@ -261,8 +263,16 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
     def _forfeit(self, state: StateT, seat: Seat) -> list[Event]:
         """Remove a seat from play (a moderator's decision), mutating the copy."""
 
+    def canonical(self, choice: ChoiceT) -> ChoiceT:
+        """``choice`` in the form its prompt offers it. Games whose choices hold an
+        unordered set of things (in a tuple) sort it here, so that any order of the
+        same things is the same choice; by default a choice is its own form."""
+        return choice
+
     def apply(self, state: StateT, seat: Seat, choice: ChoiceT) -> tuple[StateT, list[Event]]:
-        """Apply one player's choice. The given state is never modified."""
+        """Apply one player's choice (in any form ``canonical`` accepts). The given
+        state is never modified."""
+        choice = self.canonical(choice)
         self.check(state, seat, choice)
         new = copy_state(state)
         events = self._transition(new, seat, choice)
@@ -276,7 +286,7 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         prompt = self.prompt_for(state, seat)
         if prompt is None:
             raise NotPrompted(seat)
-        if choice not in prompt.choices:
+        if self.canonical(choice) not in prompt.choices:
             raise NotAllowed(seat, repr(choice))
         return prompt
 

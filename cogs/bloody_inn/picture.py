@@ -235,6 +235,8 @@ class Picture:
             return self.text("evening", player=who)
         if stage is Stage.DISMISS:
             return self.text("morning", player=who)
+        if stage is Stage.UNDERTAKER:
+            return self.text("undertaker", player=who)
         nth = view.action_round or 1
         pending = view.pending
         if pending is not None:

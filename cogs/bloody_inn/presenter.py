@@ -6,7 +6,8 @@ only the spectator view ``self.view(ctx, None)``, plus, for the buttons of a
 public choice, that prompt's choices (welcome room, Bribe/Kill/Bury targets,
 place, key and service rooms): they depend on public things only (rooms,
 corpses, annexes, the *size* of a hand). The action prompt (whether Build is
-offered reveals the hand), the Build target, paying and dismissing are private:
+offered reveals the hand), the Build target, paying, dismissing and how to pay
+the police's undertaker (cash or cheques: the player's own decision) are private:
 the table message only shows a "Your turn…" button that opens an ephemeral
 panel built from the seat's own view (``prompt_panel``). Each choice made in
 that panel turns it into the player's next question (``after_choice``), so a
@@ -60,7 +61,7 @@ TABLE_CHOICES = (Welcome, TargetRoom, TargetPeasants, TargetCard, Place, KeyRoom
 def is_private(view: BloodyInnView) -> bool:
     """Whether the open prompt's choices depend on a hand (then only in a panel)."""
     stage = view.stage
-    if stage in (Stage.ACTION, Stage.PAY, Stage.DISMISS):
+    if stage in (Stage.ACTION, Stage.PAY, Stage.DISMISS, Stage.UNDERTAKER):
         return True
     return (
         stage is Stage.TARGET
@@ -143,8 +144,10 @@ class BloodyInnPresenter(GamePresenter[BloodyInnState, BloodyInnView]):
             description="\n".join(text.hand_lines(view, seat, ctx.locale)),
             colour=self.colour,
         )
-        items = self.prompt_panel(ctx, seat, view, PANEL_CODE).items if view.prompt else []
-        return Panel(content="", embed=embed, items=items)
+        if view.prompt is None:
+            return Panel(content="", embed=embed)
+        items = self.prompt_panel(ctx, seat, view, PANEL_CODE).items
+        return Panel(content=prompt_text.question(ctx, view), embed=embed, items=items)
 
     def prompt_panel(self, ctx: TableContext, seat: Seat, view: BloodyInnView, code: str) -> Panel:
         """The seat's private panel for its open prompt, whatever the stage: a select

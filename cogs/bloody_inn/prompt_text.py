@@ -13,7 +13,7 @@ from bot.ui.codec import encode
 from bot.ui.i18n import t
 from games.base import Seat
 from games.bloody_inn import ActionKind, Card
-from games.bloody_inn.cards import CHEQUE, Effect, spec
+from games.bloody_inn.cards import CHEQUE, UNDERTAKER_FEE, WEALTH_CAP, Effect, spec
 from games.bloody_inn.models import (
     Act,
     BloodyInnChoice,
@@ -24,6 +24,7 @@ from games.bloody_inn.models import (
     KeyRoom,
     Pass,
     Pay,
+    PayUndertaker,
     PendingView,
     Place,
     PlayerView,
@@ -106,6 +107,31 @@ def _corpse_to_place(pending: PendingView, locale: str | None) -> str:
     return card_short(pending.corpses[len(pending.owners)], locale)
 
 
+def _annex_amount(player: PlayerView, effect: Effect) -> int:
+    """The sum of the ``amount`` of the player's annexes with this effect."""
+    return sum(
+        spec(a.card).amount
+        for a in player.annexes
+        if a.card is not None and spec(a.card).effect is effect
+    )
+
+
+def _morning_income(view: BloodyInnView, seat: Seat) -> int:
+    """What the seat's occupied rooms and Gardens pay it this Morning."""
+    rooms = sum(1 for r in view.rooms if r.owner == seat and r.guest is not None)
+    return rooms + _annex_amount(view.players[seat], Effect.ROUND_INCOME)
+
+
+def _owing_after(ctx: TableContext, view: BloodyInnView) -> str:
+    """``; then bob, carol``: who waits to pay the undertaker after the one asked."""
+    visit = view.undertaker
+    waiting = visit.owing[1:] if visit is not None else []
+    if not waiting:
+        return ""
+    names = ", ".join(ctx.name(s) for s in waiting)
+    return t("bloody_inn.now.undertaker_then", ctx.locale, players=names)
+
+
 # --- the table message's "now" line, the panel's question -------------------------------------
 
 
@@ -125,6 +151,10 @@ def now_line(ctx: TableContext, view: BloodyInnView) -> str:
     if stage is Stage.DISMISS:
         count = _dismissing(view)
         return t("bloody_inn.now.dismiss", locale, player=player, count=count, when=when)
+    if stage is Stage.UNDERTAKER:
+        fee = UNDERTAKER_FEE * len(view.players[view.awaiting[0]].corpses)
+        then = _owing_after(ctx, view)
+        return t("bloody_inn.now.undertaker", locale, player=player, fee=fee, then=then, when=when)
     if stage is Stage.KEY:
         return t("bloody_inn.now.key", locale, player=player, when=when)
     if stage is Stage.SERVICE:
@@ -170,6 +200,8 @@ def question(ctx: TableContext, view: BloodyInnView) -> str:
         return t("bloody_inn.panel.service", locale)
     if stage is Stage.DISMISS:
         return t("bloody_inn.panel.dismiss", locale, count=_dismissing(view))
+    if stage is Stage.UNDERTAKER:
+        return _undertaker_question(ctx, view)
     pending = view.pending
     assert pending is not None
     if stage is Stage.PLACE:
@@ -197,6 +229,35 @@ def question(ctx: TableContext, view: BloodyInnView) -> str:
         else "bloody_inn.panel.target"
     )
     return t(key, locale, action=action, chosen=what)
+
+
+def _undertaker_question(ctx: TableContext, view: BloodyInnView) -> str:
+    """What the police's undertaker wants, and what cash and cheques do next: the
+    Morning's income on a track capped at 40 F, wages in cash, a Greenhouse."""
+    locale = ctx.locale
+    assert view.viewer is not None
+    me = view.players[view.viewer]
+    lines = [
+        t(
+            "bloody_inn.panel.undertaker",
+            locale,
+            fee=UNDERTAKER_FEE * len(me.corpses),
+            corpses=cards_list(me.corpses, locale, detailed=True),
+        ),
+        t(
+            "bloody_inn.panel.undertaker_morning_unlimited"
+            if view.options.unlimited_wealth
+            else "bloody_inn.panel.undertaker_morning",
+            locale,
+            income=_morning_income(view, view.viewer),
+            wages=max(0, me.hand_size - _annex_amount(me, Effect.FREE_WAGE)),
+        ),
+    ]
+    greenhouse = _annex_amount(me, Effect.CHEQUE_BONUS)
+    if greenhouse:
+        lines.append(t("bloody_inn.panel.undertaker_greenhouse", locale, amount=greenhouse))
+    lines.append(t("bloody_inn.panel.undertaker_timeout", locale))
+    return "\n".join(lines)
 
 
 def panel_header(ctx: TableContext, view: BloodyInnView, seat: Seat) -> str:
@@ -325,6 +386,8 @@ def option_words(
             _card_words("bloody_inn.choice.dismiss", choice.card, locale),
             t("bloody_inn.choice.dismiss_help", locale),
         )
+    if isinstance(choice, PayUndertaker):
+        return _undertaker_words(view, seat, choice, locale)
     return encode(choice), ""
 
 
@@ -343,6 +406,30 @@ def _pass_words(choice: Pass, locale: str | None) -> tuple[str, str]:
             t("bloody_inn.choice.cash_help", locale),
         )
     return t("bloody_inn.choice.pass", locale), t("bloody_inn.choice.pass_help", locale)
+
+
+def _undertaker_words(
+    view: BloodyInnView, seat: Seat, choice: PayUndertaker, locale: str | None
+) -> tuple[str, str]:
+    """A way to pay the undertaker: how much from the track and how many cheques;
+    what it leaves, and the Morning's income it would lose over 40 F."""
+    me = view.players[seat]
+    cash = min(me.money, UNDERTAKER_FEE * len(me.corpses) - CHEQUE * choice.cheques)
+    if not choice.cheques:
+        label = t("bloody_inn.choice.undertaker.cash", locale, cash=cash)
+    elif not cash:
+        label = t("bloody_inn.choice.undertaker.cheques", locale, cheques=choice.cheques)
+    else:
+        label = t("bloody_inn.choice.undertaker.both", locale, cash=cash, cheques=choice.cheques)
+    money, cheques = me.money - cash, me.cheques - choice.cheques
+    lost = 0
+    if not view.options.unlimited_wealth:
+        lost = max(0, money + _morning_income(view, seat) - WEALTH_CAP)
+    if lost:
+        return label, t(
+            "bloody_inn.choice.undertaker_lost", locale, money=money, cheques=cheques, lost=lost
+        )
+    return label, t("bloody_inn.choice.undertaker_help", locale, money=money, cheques=cheques)
 
 
 def _card_target_words(view: BloodyInnView, card: Card, locale: str | None) -> tuple[str, str]:

@@ -9,9 +9,10 @@ step of an action moves it forward, so a computer player cannot loop.
 
 NORMAL weighs money now (capped track, laundering), what a corpse will bring once
 buried against the police risk, the wages of the accomplices, what an annex is
-worth for the rounds left, and which accomplices to keep. EASY only looks at the
-francs a step brings at once, with noise, and forgets the police a quarter of the
-time.
+worth for the rounds left, which accomplices to keep, and how to pay the
+undertaker (the francs each way leaves). EASY only looks at the francs a step
+brings at once, with noise, and forgets the police a quarter of the time; it pays
+the undertaker in cash first unless the wages need that cash.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .models import (
     KeyRoom,
     Pass,
     Pay,
+    PayUndertaker,
     PendingView,
     Place,
     PlayerView,
@@ -111,6 +113,15 @@ def _effects(player: PlayerView, effect: Effect, action: ActionKind | None = Non
         if a.card is not None
         and spec(a.card).effect is effect
         and (action is None or spec(a.card).action is action)
+    )
+
+
+def _amounts(player: PlayerView, effect: Effect) -> int:
+    """The sum of the ``amount`` of the player's annexes with this effect."""
+    return sum(
+        spec(a.card).amount
+        for a in player.annexes
+        if a.card is not None and spec(a.card).effect is effect
     )
 
 
@@ -396,6 +407,31 @@ class Judge:
         theirs = sum(len(p.corpses) for p in self.rivals) * 0.8 * UNDERTAKER_FEE
         return mine - self.weight * theirs
 
+    # --- paying the undertaker -----------------------------------------------------------
+
+    def capped(self, money: float) -> float:
+        """What of ``money`` the track keeps (the excess over 40 F is lost)."""
+        return money if self.view.options.unlimited_wealth else min(money, float(WEALTH_CAP))
+
+    def undertaker_value(self, cheques: int) -> float:
+        """Paying the police's undertaker in full with ``cheques`` cheques and the rest
+        from the track (the only moment the engine asks: at the end of the game the
+        track pays first): the francs it leaves once this Morning is over. Its room
+        income goes on the track (what passes 40 F is lost), the wages are paid in
+        cash (an accomplice left unpaid leaves the hand: its worth is lost), and each
+        cheque kept is worth 10 F plus what a Greenhouse pays for it at the end."""
+        player = self.player
+        money = player.money - UNDERTAKER_FEE * len(self.corpses) + CHEQUE * cheques
+        kept = player.cheques - cheques
+        rooms = sum(1 for r in self.view.rooms if r.owner == self.me and r.guest is not None)
+        track = self.capped(money + rooms + _amounts(player, Effect.ROUND_INCOME))
+        due = max(0, len(self.hand) - _amounts(player, Effect.FREE_WAGE))
+        short = max(0, due - int(track))
+        staying = sorted(self.hand, key=self.worth)[short:]
+        dismissed = self.hand_value(self.hand) - self.hand_value(staying)
+        greenhouse = _amounts(player, Effect.CHEQUE_BONUS)
+        return track - min(track, due) + (CHEQUE + greenhouse) * kept - dismissed
+
     def room_income(self, room: int) -> float:
         """The Morning franc of a room's key, lost when its guest leaves now."""
         owner = self.view.rooms[room - 1].owner
@@ -576,6 +612,12 @@ def _service_room(view: BloodyInnView, choice: BloodyInnChoice) -> float:
     return 1.0 if view.rooms[choice.room - 1].owner == view.viewer else 0.0
 
 
+def _undertaker(judge: Judge, choice: BloodyInnChoice) -> float:
+    """The francs a way to pay the undertaker leaves; on a tie, cash first."""
+    assert isinstance(choice, PayUndertaker)
+    return judge.undertaker_value(choice.cheques) - 0.01 * choice.cheques
+
+
 def _place(view: BloodyInnView, choice: BloodyInnChoice) -> float:
     """Under my annex, else under the poorest rival's (the half he gains hurts least)."""
     assert isinstance(choice, Place)
@@ -615,6 +657,8 @@ class NormalPolicy(Policy[BloodyInnView, BloodyInnChoice]):
             return _best(choices, lambda c: _key_room(view, c), rng)
         if stage is Stage.SERVICE:
             return _best(choices, lambda c: _service_room(view, c), rng)
+        if stage is Stage.UNDERTAKER:
+            return _best(choices, lambda c: _undertaker(judge, c), rng)
         return self.dismiss(judge, choices, rng)
 
     def careful_now(self, rng: random.Random) -> bool:
@@ -692,7 +736,23 @@ class EasyPolicy(NormalPolicy):
             return _best(prompt.choices, lambda c: self.greedy(judge, action, c), rng, self.noise)
         if view.stage in (Stage.PAY, Stage.DISMISS, Stage.KEY, Stage.SERVICE, Stage.WELCOME):
             return prompt.default
+        if view.stage is Stage.UNDERTAKER:
+            return self.undertaker(view, prompt)
         return super().decide(view, prompt, rng)
+
+    @staticmethod
+    def undertaker(view: BloodyInnView, prompt: InnPrompt) -> BloodyInnChoice:
+        """Cash first, keeping the cheques (a Greenhouse pays for them, and cash
+        over 40 F would be lost), but with enough cash left for this Morning's
+        wages: the fewest cheques that leave it."""
+        assert view.viewer is not None
+        player = view.players[view.viewer]
+        fee = UNDERTAKER_FEE * len(player.corpses)
+        for choice in prompt.choices:
+            assert isinstance(choice, PayUndertaker)
+            if player.money - fee + CHEQUE * choice.cheques >= player.hand_size:
+                return choice
+        return prompt.choices[-1]
 
     def careful_now(self, rng: random.Random) -> bool:
         return rng.random() < CAREFUL_EASY

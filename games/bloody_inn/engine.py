@@ -3,8 +3,10 @@
 A round is Evening (WELCOME: the first player puts each drawn traveller in an
 open room), Night (two turns per player, each ACTION -> TARGET -> (PLACE) ->
 PAY -> (KEY | SERVICE), or a Pass) and Morning (police, travellers leave,
-wages; only DISMISS asks anything). Only one player is ever prompted at a time,
-and every applied choice opens a new decision moment (``state.moment``).
+wages; only UNDERTAKER, how to pay the police's undertaker, and DISMISS ask
+anything). The end of the game runs the undertaker's round too, where nobody
+is asked (``scoring.cheque_range``). Only one player is ever prompted at a
+time, and every applied choice opens a new decision moment (``state.moment``).
 
 An action's targets and accomplices are chosen first and nothing happens on
 the table until it resolves: the build card, the corpses and the accomplices
@@ -72,6 +74,7 @@ from .models import (
     Pass,
     Passed,
     Pay,
+    PayUndertaker,
     Pending,
     PendingView,
     Place,
@@ -97,7 +100,15 @@ from .models import (
     Welcome,
 )
 from .prompts import BloodyInnPrompt, action_choices, prompt_of
-from .scoring import close, finish, solo_loss, undertaker
+from .scoring import (
+    call_undertaker,
+    close,
+    final_accounts,
+    finish,
+    pay_undertaker,
+    settle_undertaker,
+    solo_loss,
+)
 from .table import (
     clear_rooms,
     discard,
@@ -176,6 +187,9 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             return [state.first_player]
         if stage is Stage.DISMISS:
             return [state.dismissals[0].seat]
+        if stage is Stage.UNDERTAKER:
+            assert state.undertaker is not None
+            return [state.undertaker.owing[0]]
         return [state.queue[0]]
 
     def _prompt_of(self, state: BloodyInnState, seat: Seat) -> BloodyInnPrompt:
@@ -232,6 +246,8 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             self._end_turn(state, events)
         elif isinstance(choice, Dismiss):
             self._dismiss(state, seat, choice.card, events)
+        elif isinstance(choice, PayUndertaker):
+            pay_undertaker(state, seat, choice.cheques, events)
         self._advance(state, events)
         state.moment += 1
         return events
@@ -530,10 +546,27 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
     # --- morning -------------------------------------------------------------------
 
     def _morning(self, state: BloodyInnState, events: list[Event]) -> None:
-        """Police investigation, travellers leave, wages; then dismissals if any."""
-        seats = order(state)
-        if self._police(state, seats, events):
+        """Police investigation (the undertaker's round, Stage.UNDERTAKER, which then
+        calls ``_leave_and_wages``), else travellers leave and wages at once."""
+        police = [
+            room.guest
+            for room in state.rooms
+            if room.guest is not None and spec(room.guest).type is GuestType.POLICE
+        ]
+        if not police:
+            self._leave_and_wages(state, events)
             return
+        events.append(PoliceInvestigation(cards=tuple(police)))
+        for seat in order(state):
+            if state.seats == 1 and state.players[seat].corpses:
+                solo_loss(state, seat, events)
+                return
+        call_undertaker(state, end=False)
+
+    def _leave_and_wages(self, state: BloodyInnState, events: list[Event]) -> None:
+        """The rest of the Morning: rooms pay, travellers leave, wages; then the
+        dismissals if any (Stage.DISMISS)."""
+        seats = order(state)
         for seat in seats:
             self._room_income(state, seat, events)
         left = clear_rooms(state)
@@ -542,26 +575,6 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
         for seat in seats:
             self._wages(state, seat, events)
         state.stage = Stage.DISMISS
-
-    def _police(self, state: BloodyInnState, seats: list[Seat], events: list[Event]) -> bool:
-        """A police officer in a room: each player pays the undertaker for the
-        corpses not yet buried. True when that ends the game (solo loss)."""
-        police = [
-            room.guest
-            for room in state.rooms
-            if room.guest is not None and spec(room.guest).type is GuestType.POLICE
-        ]
-        if not police:
-            return False
-        events.append(PoliceInvestigation(cards=tuple(police)))
-        for seat in seats:
-            if not state.players[seat].corpses:
-                continue
-            if state.seats == 1:
-                solo_loss(state, seat, events)
-                return True
-            undertaker(state, seat, cheques_first=True, events=events)
-        return False
 
     def _room_income(self, state: BloodyInnState, seat: Seat, events: list[Event]) -> None:
         """1 F per own room with a guest, plus the Gardens' income."""
@@ -642,6 +655,16 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
                     return
                 for card in list(hand):
                     self._dismiss(state, head.seat, card, events)
+            elif stage is Stage.UNDERTAKER:
+                if settle_undertaker(state, events):
+                    return
+                visit = state.undertaker
+                assert visit is not None
+                state.undertaker = None
+                if visit.end:
+                    final_accounts(state, events)
+                else:
+                    self._leave_and_wages(state, events)
             else:
                 return
 
@@ -678,6 +701,8 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             if room.service == seat:
                 room.service = None
         state.dismissals = [d for d in state.dismissals if d.seat != seat]
+        if state.undertaker is not None:
+            state.undertaker.owing = [s for s in state.undertaker.owing if s != seat]
         if state.first_player == seat and state.stage is Stage.WELCOME:
             state.first_player = next_active(state, seat)
         active = order(state)
@@ -724,6 +749,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             players=[self._player_view(state, s, seat) for s in range(state.seats)],
             pending=pending_view,
             dismissing=state.dismissals[0].model_copy() if state.stage is Stage.DISMISS else None,
+            undertaker=None if state.undertaker is None else state.undertaker.model_copy(deep=True),
             standings=list(state.standings),
             winners=None if state.winners is None else list(state.winners),
             solo_lost=state.solo_lost,

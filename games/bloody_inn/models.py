@@ -123,6 +123,14 @@ class Dismiss(Choice):
     card: Card
 
 
+class PayUndertaker(Choice):
+    """The undertaker's fee (10 F per unburied corpse): ``cheques`` of those 10 F
+    payments are made with 10 F cheques, the others from the track."""
+
+    type: Literal["undertaker"] = "undertaker"
+    cheques: int
+
+
 BloodyInnChoice = Annotated[
     Welcome
     | Act
@@ -136,7 +144,8 @@ BloodyInnChoice = Annotated[
     | Cancel
     | KeyRoom
     | ServiceRoom
-    | Dismiss,
+    | Dismiss
+    | PayUndertaker,
     Field(discriminator="type"),
 ]
 CHOICE_ADAPTER: TypeAdapter[BloodyInnChoice] = TypeAdapter(BloodyInnChoice)
@@ -154,6 +163,7 @@ CHOICE_TYPES: tuple[type[Choice], ...] = (
     KeyRoom,
     ServiceRoom,
     Dismiss,
+    PayUndertaker,
 )
 
 # --- state -------------------------------------------------------------------
@@ -176,6 +186,9 @@ class Stage(StrEnum):
     """Room Service just built: which room gets the token."""
     DISMISS = "dismiss"
     """Morning wages: an underpaid player chooses the accomplices who leave."""
+    UNDERTAKER = "undertaker"
+    """Police investigation: a player who can pay the undertaker either from the
+    track or with cheques chooses how (``BloodyInnState.undertaker``)."""
     OVER = "over"
 
 
@@ -229,6 +242,19 @@ class Dismissal(Model):
     count: int
 
 
+class UndertakerVisit(Model):
+    """The undertaker's round, at a police investigation or at the end of the game:
+    the players who still have unburied corpses to pay for, in play order (from
+    the first player). The head pays now; it is asked how (``Stage.UNDERTAKER``)
+    only at a police investigation, when it can pay in full both with more and
+    with fewer cheques (``scoring.cheque_range``)."""
+
+    end: bool
+    """True at the end of the game (the end bonuses and the scores follow); False
+    at a police investigation (the rest of the Morning follows)."""
+    owing: list[Seat]
+
+
 class Standing(Model):
     """A player's final account."""
 
@@ -265,6 +291,8 @@ class BloodyInnState(GameState):
     """Night: the turns still to play (two per player), the head plays now."""
     pending: Pending | None = None
     dismissals: list[Dismissal] = []
+    undertaker: UndertakerVisit | None = None
+    """Set while the undertaker is paid (Stage.UNDERTAKER), else None."""
     moment: int = 0
     """Bumped on every applied choice (each opens a new decision moment)."""
     standings: list[Standing] = []
@@ -604,6 +632,8 @@ class BloodyInnView(View):
     players: list[PlayerView]
     pending: PendingView | None
     dismissing: Dismissal | None
+    undertaker: UndertakerVisit | None = None
+    """While the undertaker is paid: why (police or end) and who still owes (public)."""
     standings: list[Standing]
     winners: list[Seat] | None
     solo_lost: bool

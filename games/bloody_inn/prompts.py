@@ -4,7 +4,8 @@ choice taken for them on timeout.
 Welcome a traveller in a free room; an affordable action or a Pass with
 laundering; the action's targets, the annex for each corpse, the accomplices to
 pay with; a room for a new key or room-service token; the accomplice to
-dismiss. The targets and costs themselves come from ``targets``.
+dismiss; how many cheques pay the undertaker. The targets and costs themselves
+come from ``targets``.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from .models import (
     KeyRoom,
     Pass,
     Pay,
+    PayUndertaker,
     Place,
     ServiceRoom,
     Stage,
     Welcome,
 )
+from .scoring import cheque_range
 from .table import free_rooms, service_rooms, white_rooms
 from .targets import can_start, kinds, owners_with_room, pending_cost, returning, targets
 
@@ -67,6 +70,8 @@ def prompt_of(state: BloodyInnState, seat: Seat) -> BloodyInnPrompt:
         return _prompt(seat, PromptKind.CHOICE, window, keys, keys[0])
     if stage is Stage.SERVICE:
         return _service_prompt(state, seat, window)
+    if stage is Stage.UNDERTAKER:
+        return _undertaker_prompt(state, seat, window)
     assert stage is Stage.DISMISS
     return _dismiss_prompt(state, seat, window)
 
@@ -132,6 +137,15 @@ def _service_prompt(state: BloodyInnState, seat: Seat, window: str) -> BloodyInn
     services = tuple(_SERVICE[r] for r in rooms)
     own = [r for r in rooms if state.rooms[r - 1].owner == seat]
     return _prompt(seat, PromptKind.CHOICE, window, services, _SERVICE[(own or rooms)[0]])
+
+
+def _undertaker_prompt(state: BloodyInnState, seat: Seat, window: str) -> BloodyInnPrompt:
+    """How many of the undertaker's 10 F payments go by cheque, from the fewest to
+    the most; on timeout the fewest: the track pays first, then cheques (RULING)."""
+    assert state.undertaker is not None
+    low, high = cheque_range(state.players[seat], end=state.undertaker.end)
+    pays = tuple(PayUndertaker(cheques=k) for k in range(low, high + 1))
+    return _prompt(seat, PromptKind.CHOICE, window, pays, pays[0])
 
 
 def _dismiss_prompt(state: BloodyInnState, seat: Seat, window: str) -> BloodyInnPrompt:

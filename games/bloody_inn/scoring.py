@@ -1,5 +1,5 @@
-"""End of the game: the undertaker's fee for the corpses left unburied (also paid
-at a police investigation), the end-game annex bonuses (Park, Grocery,
+"""End of the game: the undertaker's round for the corpses left unburied (also
+called at a police investigation), the end-game annex bonuses (Park, Grocery,
 Bishopric, Stables, Greenhouse), the scores (track money plus cheques), the
 ranking and the winners; and the solo game's loss.
 """
@@ -17,56 +17,104 @@ from .models import (
     FinalScore,
     GameWon,
     Length,
+    PlayerState,
     SoloLost,
     Stage,
     Standing,
     UndertakerPaid,
+    UndertakerVisit,
 )
 from .table import gain, order
 
 
 def finish(state: BloodyInnState, events: list[Event]) -> None:
-    """Undertaker for the corpses left, end-game annex bonuses, scores, winners."""
+    """The end of the game: the undertaker's round for the corpses left unburied
+    (solo: a corpse left loses); once everyone has paid, ``final_accounts``."""
+    for seat in order(state):
+        if state.seats == 1 and state.players[seat].corpses:
+            solo_loss(state, seat, events)
+            return
+    call_undertaker(state, end=True)
+
+
+def final_accounts(state: BloodyInnState, events: list[Event]) -> None:
+    """End-game annex bonuses, scores, winners (after the undertaker's round)."""
     seats = order(state)
-    for seat in seats:
-        if state.players[seat].corpses:
-            if state.seats == 1:
-                solo_loss(state, seat, events)
-                return
-            undertaker(state, seat, cheques_first=False, events=events)
     for seat in seats:
         _end_bonuses(state, seat, events)
     close(state, seats, events)
 
 
-def undertaker(
-    state: BloodyInnState, seat: Seat, *, cheques_first: bool, events: list[Event]
-) -> None:
-    """10 F per unburied corpse, as much as the player can pay; corpses to the box.
-    RULING: at a police investigation cheques are used first (the track money is
-    kept for the wages); at the end of the game the track is used first."""
+# --- the undertaker --------------------------------------------------------------------
+
+
+def call_undertaker(state: BloodyInnState, *, end: bool) -> None:
+    """Every player with unburied corpses pays the undertaker 10 F each, at a police
+    investigation (``end`` False) or at the end of the game (``end`` True).
+
+    The players pay one after another in play order, from the first player, as
+    the other Morning steps do (wages, dismissals): the engine asks one player at
+    a time. The order changes nothing, since each payment only touches the payer's
+    own money, cheques and corpses. A player who has only one way to pay (see
+    ``cheque_range``) pays at once without being asked; the first one with a real
+    choice is asked (``Stage.UNDERTAKER``) and the players after it wait for its
+    answer. ``settle_undertaker`` moves the round on."""
+    owing = [seat for seat in order(state) if state.players[seat].corpses]
+    state.undertaker = UndertakerVisit(end=end, owing=owing)
+    state.stage = Stage.UNDERTAKER
+
+
+def settle_undertaker(state: BloodyInnState, events: list[Event]) -> bool:
+    """Pay for the players of the round who have one way to pay, in order, until
+    one has a choice (True: it is asked now) or everyone has paid (False)."""
+    visit = state.undertaker
+    assert visit is not None
+    while visit.owing:
+        seat = visit.owing[0]
+        low, high = cheque_range(state.players[seat], end=visit.end)
+        if low < high:
+            return True
+        pay_undertaker(state, seat, low, events)
+    return False
+
+
+def cheque_range(player: PlayerState, *, end: bool) -> tuple[int, int]:
+    """How many of the player's 10 F payments to the undertaker may be 10 F cheques:
+    the fewest and the most; the others are taken from the track.
+
+    A player who cannot pay in full pays all it can, every cheque and all its
+    money ("pagare tutto quello che si può con soldi ed assegni"): one way only.
+    At a police investigation a player who can pay in full chooses ("Si può
+    pagare il becchino con un assegno da 10F", **RULING**: each 10 F from the
+    track or with a cheque). At the end of the game the seed allows cheques only
+    "se necessario": they pay what the track cannot, so there is one way only
+    (the one a choice would take anyway: a cheque spent instead of 10 F of the
+    track never raises the final score)."""
+    due = len(player.corpses)
+    cash = player.money // UNDERTAKER_FEE
+    if cash + player.cheques < due:
+        return player.cheques, player.cheques
+    fewest = max(0, due - cash)
+    return fewest, fewest if end else min(player.cheques, due)
+
+
+def pay_undertaker(state: BloodyInnState, seat: Seat, cheques: int, events: list[Event]) -> None:
+    """The head of the undertaker's round pays with ``cheques`` cheques and the rest
+    from the track (as much as there is); its corpses go to the box."""
+    visit = state.undertaker
+    assert visit is not None and visit.owing[0] == seat
+    visit.owing.pop(0)
     player = state.players[seat]
     corpses = list(player.corpses)
-    money = cheques = unpaid = 0
-    for _ in corpses:
-        if cheques_first and player.cheques:
-            player.cheques -= 1
-            cheques += 1
-        elif player.money >= UNDERTAKER_FEE:
-            player.money -= UNDERTAKER_FEE
-            money += UNDERTAKER_FEE
-        elif player.cheques:
-            player.cheques -= 1
-            cheques += 1
-        else:
-            money += player.money
-            unpaid += UNDERTAKER_FEE - player.money
-            player.money = 0
+    cash_due = UNDERTAKER_FEE * len(corpses) - CHEQUE * cheques
+    money = min(player.money, cash_due)
+    player.cheques -= cheques
+    player.money -= money
     state.box.extend(corpses)
     player.corpses = []
     events.append(
         UndertakerPaid(
-            seat=seat, corpses=tuple(corpses), money=money, cheques=cheques, unpaid=unpaid
+            seat=seat, corpses=tuple(corpses), money=money, cheques=cheques, unpaid=cash_due - money
         )
     )
 
@@ -102,6 +150,7 @@ def close(state: BloodyInnState, contenders: list[Seat], events: list[Event]) ->
     state.queue = []
     state.pending = None
     state.dismissals = []
+    state.undertaker = None
 
 
 def _score(state: BloodyInnState, events: list[Event]) -> None:

@@ -217,6 +217,12 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         default = choices[self._peek(state, seat, len(choices))]
         return self._prompt(seat, PromptKind.CHOICE, window, choices, default)
 
+    def canonical(self, choice: ComplotsChoice) -> ComplotsChoice:
+        """The cards kept in an exchange in any order: sorted, as the prompt offers them."""
+        if isinstance(choice, Keep):
+            return Keep(cards=tuple(sorted(choice.cards)))
+        return choice
+
     def legal_actions(self, state: ComplotsState, seat: Seat) -> tuple[Act, ...]:
         """The actions ``seat`` may take now: only the coup with 10+ coins."""
         player = state.players[seat]
@@ -313,8 +319,10 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     @staticmethod
     def _peek(state: ComplotsState, seat: Seat, n: int) -> int:
         """A deterministic random index for a timeout default, without drawing from
-        the game's RNG (prompts must not change the state)."""
-        probe = Rng.from_seed(state.rng.state ^ (state.step * 0x9E3779B1 + seat + 1))
+        the game's RNG (prompts must not change the state). It depends on the
+        decision moment, not on the step: a prompt keeps its default while its
+        window is open (the second 2-player pick after the first one)."""
+        probe = Rng.from_seed(state.rng.state ^ (state.moment * 0x9E3779B1 + seat + 1))
         return probe.below(n)
 
     # --- transitions -----------------------------------------------------------

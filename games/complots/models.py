@@ -53,7 +53,8 @@ class Reveal(Choice):
 
 
 class Keep(Choice):
-    """Exchange: the characters to keep (sorted), the others go back to the Court."""
+    """Exchange: the characters to keep, the others go back to the Court. Prompts
+    offer them sorted; any order of the same characters is accepted (``canonical``)."""
 
     type: Literal["keep"] = "keep"
     cards: tuple[Character, ...]

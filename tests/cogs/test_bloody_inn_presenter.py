@@ -16,7 +16,7 @@ from bot.ui.codec import encode
 from bot.ui.components import GameButton, GameSelect
 from bot.ui.i18n import has, t
 from bot.ui.presenter import TableContext, hand_button
-from cogs.bloody_inn import PRESENTER
+from cogs.bloody_inn import PRESENTER, picture
 from cogs.bloody_inn.presenter import PANEL_CODE, is_private
 from games.base import Event
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Card, Length
@@ -27,13 +27,15 @@ from games.bloody_inn.models import (
     Done,
     GameWon,
     HandChanged,
+    Pass,
     Pay,
+    PayUndertaker,
     Stage,
     TargetRoom,
 )
 from tests.cogs.payloads import check_embed, check_items
 from tests.games.bloody_inn.conformance import random_step, scramble_unknown
-from tests.games.bloody_inn.helpers import C, rigged
+from tests.games.bloody_inn.helpers import C, annex, rigged
 
 from .test_bloody_inn_states import LONG_NAMES, SHORT_NAMES, context, many_states, mid_game
 
@@ -102,7 +104,14 @@ def test_everything_fits_discords_limits_and_every_legal_choice_is_offered(
         hand = PRESENTER.hand(ctx, seat)
         assert hand.embed is not None
         check_embed(hand.embed)
-    assert stages >= {Stage.WELCOME, Stage.ACTION, Stage.TARGET, Stage.PAY, Stage.OVER}
+    assert stages >= {
+        Stage.WELCOME,
+        Stage.ACTION,
+        Stage.TARGET,
+        Stage.PAY,
+        Stage.UNDERTAKER,
+        Stage.OVER,
+    }
 
 
 def test_the_public_table_message_does_not_depend_on_secrets(
@@ -393,3 +402,115 @@ def test_names_are_escaped_in_text_and_plain_in_labels() -> None:
     rooms = next(f.value for f in embed.fields if f.name == "Rooms") or ""
     assert "**1** 🔑 \\*alice\\*: empty" in rooms and "**2** 🔑 bob\\_: empty" in rooms
     assert (embed.footer.text or "").startswith("Standings: \\*alice\\* 15 F · bob\\_ 15 F")
+
+
+# --- paying the police's undertaker -----------------------------------------------------
+
+
+def undertaker_state(
+    money: tuple[int, int] = (40, 5), cheques: tuple[int, int] = (1, 0), **more: Any
+) -> BloodyInnState:
+    """alice (40 F, a cheque, a Baron's corpse, her room 1 occupied) meets the police
+    in room 4 when bob passes the Night's last action."""
+    state = rigged(
+        2,
+        hands=[[], [C.PEASANT]],
+        rooms={1: C.MONK, 4: C.PEACEKEEPER},
+        corpses=more.pop("corpses", {0: [C.BARON]}),
+        money=list(money),
+        cheques=list(cheques),
+        queue=[1],
+        **more,
+    )
+    state, _ = GAME.apply(state, 1, Pass())
+    assert state.stage is Stage.UNDERTAKER
+    return state
+
+
+def test_the_undertaker_asks_in_a_private_panel_what_each_way_leaves() -> None:
+    """The 40 F example: the table message says who is asked (only "Your turn…"
+    there); alice's panel tells the fee, the Morning, and what each way leaves."""
+    state = undertaker_state()
+    ctx = context(state)
+    assert [_inner(i).label for i in PRESENTER.table_items(ctx)] == ["Your turn…"]
+    description = PRESENTER.table_embed(ctx).description or ""
+    assert "Police investigation: **alice** owes the undertaker 10 F" in description
+    assert "; then" not in description
+    panel = PRESENTER.panel(ctx, 0, PANEL_CODE)
+    assert panel.content.startswith(
+        "⚰️ **Police investigation**: the undertaker wants **10 F** for your unburied"
+        " corpse(s): Baron (Noble, rank 0)."
+    )
+    assert "your rooms pay you 1 F on the track (it holds at most 40 F" in panel.content
+    assert "the track pays first, then cheques" in panel.content
+    assert "Greenhouse" not in panel.content
+    select = next(i for i in panel.items if isinstance(i, GameSelect))
+    described = {o.value: (o.label, o.description) for o in select.item.options}
+    assert described == {
+        "undertaker.0": ("Pay 10 F from the track", "Leaves you 30 F on the track + 1 cheque(s)"),
+        "undertaker.1": (
+            "Pay with 1 cheque(s)",
+            "Leaves you 40 F + 0 cheque(s); 1 F of this morning's income lost over 40 F",
+        ),
+    }
+    assert PRESENTER.panel(ctx, 1, PANEL_CODE).content == t("refusal.not_prompted")
+    hand = PRESENTER.hand(ctx, 0)
+    assert hand.content == panel.content.split("\n💰")[0], "My hand shows the question"
+    assert [o.value for i in hand.items if isinstance(i, GameSelect) for o in i.item.options] == [
+        "undertaker.0",
+        "undertaker.1",
+    ]
+    state, events = GAME.apply(state, 0, PayUndertaker(cheques=0))
+    done = PRESENTER.after_choice(context(state), 0, PayUndertaker(cheques=0), events)
+    assert done is not None and done.content.startswith("✅ Done.")
+    assert "⚰️ **alice** pays the undertaker for Baron (Noble, rank 0): 10 F and 0" in done.content
+
+
+def test_the_undertakers_panel_mixes_cash_and_cheques_and_names_the_greenhouse() -> None:
+    state = undertaker_state(
+        (25, 5),
+        (3, 0),
+        corpses={0: [C.BARON, C.MONK, C.NOVICE]},
+        annexes={0: [annex(C.PRINCE)]},
+    )
+    panel = PRESENTER.panel(context(state), 0, PANEL_CODE)
+    assert "Your Greenhouse pays 3 F at the end for each cheque you still hold." in panel.content
+    select = next(i for i in panel.items if isinstance(i, GameSelect))
+    assert [(o.value, o.label) for o in select.item.options] == [
+        ("undertaker.1", "Pay 20 F from the track + 1 cheque(s)"),
+        ("undertaker.2", "Pay 10 F from the track + 2 cheque(s)"),
+        ("undertaker.3", "Pay with 3 cheque(s)"),
+    ]
+
+
+def test_with_unlimited_wealth_the_undertakers_panel_loses_nothing_over_40_f() -> None:
+    state = undertaker_state(options=BloodyInnOptions(unlimited_wealth=True))
+    panel = PRESENTER.panel(context(state), 0, PANEL_CODE)
+    assert "your rooms pay you 1 F, then 0 F of wages" in panel.content
+    assert "at most 40 F" not in panel.content
+    select = next(i for i in panel.items if isinstance(i, GameSelect))
+    assert [o.description for o in select.item.options] == [
+        "Leaves you 30 F on the track + 1 cheque(s)",
+        "Leaves you 40 F on the track + 0 cheque(s)",
+    ]
+
+
+def test_the_table_message_names_who_pays_the_undertaker_now_and_next() -> None:
+    state = rigged(
+        3,
+        hands=[[], [], []],
+        rooms={4: C.MAJOR},
+        corpses={0: [C.BARON], 1: [C.MONK], 2: [C.NOVICE]},
+        money=[20, 30, 40],
+        cheques=[1, 1, 1],
+        queue=[2],
+    )
+    state, _ = GAME.apply(state, 2, Pass())
+    ctx = context(state)
+    description = PRESENTER.table_embed(ctx).description or ""
+    assert "**alice** owes the undertaker 10 F and chooses how to pay" in description
+    assert "; then bob, carol · " in description
+    assert (
+        picture.Picture(GAME.view(state, None), ["alice", "bob", "carol"]).phase()
+        == "Police: alice pays the undertaker"
+    )

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import aiosqlite
 from PIL import Image
 
 from bot.app import GameMasterBot
@@ -79,6 +80,20 @@ class InnTable:
 
     async def settle(self) -> None:
         await self.bot.renderer.drain()
+
+    async def rig(self, state: BloodyInnState) -> None:
+        """Test setup: replace the running game in the database (keeping the table's
+        version), then redraw the table message."""
+        async with aiosqlite.connect(self.world.path / "tables.sqlite3") as db:
+            await db.execute(
+                "UPDATE states SET state_json = ? WHERE table_id = ?",
+                (state.model_dump_json(), self.id),
+            )
+            await db.commit()
+        self.bot.tables.forget(self.id)
+        await self.bot.renderer.refresh(self.id)
+        await self.settle()
+        await self.assert_public_message_hides_secrets()
 
     async def message(self) -> StoredMessage:
         table = await self.bot.repo.get_table(self.id)

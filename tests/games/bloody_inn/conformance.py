@@ -5,7 +5,8 @@ another player, the Entrance under its top card, the travellers removed unseen),
 and its invariants: the 78 cards are all somewhere (the box holds the unseen
 travellers, the unused peasants and the undertaker's corpses), the track never
 passes 40 F, annexes hold no more corpses than their rank, only one player is
-prompted and never a removed one, every step opens a new moment, choices fit a
+prompted and never a removed one, the undertaker asks only at a police
+investigation and only a player with a real choice, every step opens a new moment, choices fit a
 select, private events go only to their player, and the end's scores."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from games.bloody_inn import (
 )
 from games.bloody_inn.cards import WEALTH_CAP, Card, spec
 from games.bloody_inn.models import Act, BloodyInnChoice, Cancel, HandChanged, Pass, Stage
+from games.bloody_inn.scoring import cheque_range
 from tests.games.bloody_inn.helpers import full_deck
 
 from .helpers import card_count
@@ -59,6 +61,7 @@ def check_rules(state: BloodyInnState, before: BloodyInnState | None, events: li
         assert state.stage in (Stage.TARGET, Stage.PLACE, Stage.PAY)
     assert all(state.players[s].active for s in state.queue), "a removed player keeps a turn"
     assert all(state.players[d.seat].active for d in state.dismissals)
+    check_undertaker(state)
     prompts = GAME.prompts(state)
     assert len(prompts) <= 1, "one player at a time"
     for prompt in prompts:
@@ -88,6 +91,21 @@ def check_rules(state: BloodyInnState, before: BloodyInnState | None, events: li
             assert all(result.scores[w] == best for w in result.winners), "the best score wins"
     else:
         assert GAME.result(state) is None
+
+
+def check_undertaker(state: BloodyInnState) -> None:
+    """The undertaker's round exists only while a player is asked how to pay it: at
+    a police investigation, a player still in the game with corpses and a real
+    choice; everyone after it still owes."""
+    visit = state.undertaker
+    if state.stage is not Stage.UNDERTAKER:
+        assert visit is None, "an undertaker's round left open"
+        return
+    assert visit is not None and visit.owing and not visit.end, "asked only at the police"
+    for seat in visit.owing:
+        assert state.players[seat].active and state.players[seat].corpses
+    low, high = cheque_range(state.players[visit.owing[0]], end=False)
+    assert low < high, "asked only with a real choice"
 
 
 def check_view(state: BloodyInnState, viewer: Seat | None, view: BloodyInnView) -> None:

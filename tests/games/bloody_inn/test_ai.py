@@ -22,6 +22,7 @@ from games.bloody_inn.models import (
     Done,
     Pass,
     Pay,
+    PayUndertaker,
     Place,
     Stage,
     TargetCard,
@@ -252,6 +253,59 @@ def test_dismisses_the_least_useful_accomplice() -> None:
     assert table.state.dismissals == [Dismissal(seat=0, count=2)]
     assert table.default(0) == Dismiss(card=C.NOVICE)
     assert decide(NORMAL, table.state) == Dismiss(card=C.BARON)
+
+
+# --- paying the undertaker ---------------------------------------------------------------
+
+
+def owes_the_undertaker(
+    hand: list[C], money: int, cheques: int, *, greenhouse: bool = False, final: bool = False
+) -> BloodyInnState:
+    """The police (room 4) find seat 0's corpse; seat 0 owns room 1, occupied."""
+    state = rigged(
+        hands=[hand, [], []],
+        rooms={1: C.MONK, 4: C.PEACEKEEPER},
+        annexes={0: [annex(C.PRINCE)]} if greenhouse else None,
+        corpses={0: [C.BARON]},
+        money=[money, 5, 5],
+        cheques=[cheques, 0, 0],
+        queue=[2],
+    )
+    state.final_round = final
+    state, _ = GAME.apply(state, 2, Pass())
+    assert state.stage is Stage.UNDERTAKER and GAME.awaiting(state) == [0]
+    return state
+
+
+CASH, ONE_CHEQUE = PayUndertaker(cheques=0), PayUndertaker(cheques=1)
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_at_forty_francs_it_pays_cash_rather_than_lose_the_rooms_franc(level: Level) -> None:
+    """The cheque would keep 40 F on the track, and the room's franc would be lost."""
+    assert decide(POLICIES[level], owes_the_undertaker([], 40, 1)) == CASH
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_a_greenhouse_owner_keeps_its_cheques(level: Level) -> None:
+    assert decide(POLICIES[level], owes_the_undertaker([], 25, 2, greenhouse=True)) == CASH
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_it_pays_by_cheque_when_the_cash_must_pay_the_wages(level: Level) -> None:
+    """10 F on the track and three accomplices: cash would leave nothing for the
+    wages, and all three would leave."""
+    state = owes_the_undertaker([C.MONK, C.ABBOT, C.NOVICE], 10, 1)
+    assert GAME.prompts(state)[0].default == CASH
+    assert decide(POLICIES[level], state) == ONE_CHEQUE
+
+
+def test_normal_lets_accomplices_go_unpaid_in_the_final_round() -> None:
+    """In the final round an accomplice is worth nothing once the wages are due:
+    cash keeps the cheque (10 F), the cheque would leave 10 F - 3 F of wages."""
+    state = owes_the_undertaker([C.MONK, C.ABBOT, C.NOVICE], 10, 1, final=True)
+    assert decide(NORMAL, state) == CASH
+    assert decide(EASY, state) == ONE_CHEQUE, "EASY only counts the wages"
 
 
 # --- strength -------------------------------------------------------------------------

@@ -66,7 +66,9 @@ def test_no_police_in_the_inn_no_investigation() -> None:
     assert table.state.players[1].corpses == [C.BARON]
 
 
-def test_police_cheques_first_then_the_track_and_as_much_as_one_can() -> None:
+def test_police_with_one_way_to_pay_pays_at_once_as_much_as_one_can() -> None:
+    """15 F and a cheque for two corpses: 10 F and the cheque; 12 F and a cheque for
+    three: everything, 8 F short (the choice of how to pay: test_undertaker)."""
     table = Table(
         rigged(
             corpses={0: [C.BARON, C.VISCOUNT], 1: [C.COUNT, C.DUKE, C.MONK]},

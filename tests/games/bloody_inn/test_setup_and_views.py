@@ -17,6 +17,7 @@ from games.bloody_inn.models import (
     GameWon,
     Pass,
     Pay,
+    PayUndertaker,
     Place,
     PlayerRemoved,
     Stage,
@@ -124,6 +125,7 @@ def test_every_possible_choice_round_trips_through_a_short_button_code() -> None
         *_KEY.values(),
         *_SERVICE.values(),
         *(Place(owner=s) for s in range(4)),
+        *(PayUndertaker(cheques=k) for k in range(12)),
         Done(),
         Cancel(),
     ]
