@@ -22,6 +22,7 @@ from .storage.repository import Repository
 from .storage.sqlite import SqliteRepository
 from .tables import Refusal, TableService
 from .timers import Scheduler
+from .ui.announcer import TableAnnouncer
 from .ui.components import GameButton, GameSelect
 from .ui.controller import Controller
 from .ui.i18n import t
@@ -60,7 +61,7 @@ class GameMasterBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=GameTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.settings = settings
@@ -75,6 +76,7 @@ class GameMasterBot(commands.Bot):
         )
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
         self.tables.listeners = [self.renderer, self.autoplay]
+        self.tables.announcer = TableAnnouncer(self.presenters, settings.away_after)
         self.clicks = Controller(self.tables, self.presenters, self.is_moderator)
 
     async def setup_hook(self) -> None:
@@ -86,9 +88,17 @@ class GameMasterBot(commands.Bot):
             raise RuntimeError(f"registered games without a presenter: {sorted(missing)}")
         await self._sync_commands()
         await self.scheduler.start(await self.tables.armed_deadlines())
-        for table_id in await self.repo.tables_to_refresh():
-            await self.renderer.refresh(table_id)
+        await self._resume_output()
         await self.autoplay.resume()
+
+    async def _resume_output(self) -> None:
+        """What a crash left owed: table messages behind their table (finished and
+        ended ones included) are redrawn, undelivered outbox entries delivered."""
+        redraw = await self.repo.tables_to_refresh()
+        for table_id in redraw:
+            await self.renderer.refresh(table_id)
+        for table_id in set(await self.repo.tables_with_undelivered()) - set(redraw):
+            self.renderer.deliver(table_id)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -108,13 +118,16 @@ class GameMasterBot(commands.Bot):
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Clicks on a button no longer shown on its message (a stale client: the
-        edit had not reached it) are dropped by discord.py; answer them here."""
+        """discord.py routes a click to the component its message shows (a
+        ``DynamicItem``) and drops any other: a stale client's click on a button no
+        longer shown (the edit had not reached it), or a forged custom_id. Those
+        are answered here: ours go to the controller (which checks the click's
+        place), anything else is refused."""
         if interaction.type is not discord.InteractionType.component:
             return
         data = cast("dict[str, Any]", interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if _shown_on(interaction.message, custom_id):
+        if _shown_on(interaction.message, custom_id, data.get("component_type")):
             return
         if match := GameButton.__discord_ui_compiled_template__.fullmatch(custom_id):
             await self.clicks.on_click(
@@ -125,6 +138,8 @@ class GameMasterBot(commands.Bot):
             await self.clicks.on_select(
                 interaction, int(match["table"]), int(match["version"]), match["code"], values
             )
+        else:
+            await self.clicks.on_foreign(interaction, custom_id)
 
     async def _fire(self, deadline: Deadline) -> None:
         await self.tables.fire(deadline)
@@ -139,10 +154,16 @@ class GameMasterBot(commands.Bot):
         self.presenters[presenter.name] = presenter
         await self.add_cog(cog)
 
-    async def is_moderator(self, interaction: discord.Interaction[Any]) -> bool:
-        """Manage Server (or Administrator), or the guild's configured moderator role."""
+    async def is_moderator(
+        self, interaction: discord.Interaction[Any], guild_id: int | None = None
+    ) -> bool:
+        """Manage Server (or Administrator), or the guild's configured moderator role,
+        in ``guild_id`` (a table's guild; default: the interaction's). The rights an
+        interaction carries are those of its own guild: never a moderator elsewhere."""
         member = interaction.user
         if interaction.guild is None or not isinstance(member, discord.Member):
+            return False
+        if guild_id is not None and interaction.guild.id != guild_id:
             return False
         permissions = interaction.permissions
         if permissions.manage_guild or permissions.administrator:
@@ -186,13 +207,15 @@ class GameMasterBot(commands.Bot):
         )
 
 
-def _shown_on(message: discord.Message | None, custom_id: str) -> bool:
+def _shown_on(message: discord.Message | None, custom_id: str, kind: object) -> bool:
+    """``message`` shows a component of this type (``component_type``) and custom_id:
+    discord.py routes such a click (a forged type matches nothing there)."""
     if message is None:
         return False
     for row in message.components:
         for component in getattr(row, "children", [row]):
             if getattr(component, "custom_id", None) == custom_id:
-                return True
+                return bool(component.type.value == kind)
     return False
 
 

@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     """Base URL of the Discord REST API, e.g. an API proxy (`http://host:port/api/v10`)."""
     discord_gateway_url: str | None = None
     """Gateway websocket URL to connect to instead of Discord's (tests, proxies)."""
+    connect_attempts: Annotated[int, Field(ge=1, le=100)] = 5
+    """Attempts to reach Discord at start-up before giving up (exit code 1)."""
+    connect_backoff: Annotated[float, Field(ge=0, le=60)] = 2.0
+    """Seconds before the second attempt; the wait doubles each time (at most 60)."""
     turn_timeout: Seconds = 120
     reaction_timeout: Seconds = 30
     choice_timeout: Seconds = 60

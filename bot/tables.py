@@ -39,6 +39,7 @@ from .storage.models import (
     ActionRecord,
     Deadline,
     EventRecord,
+    OutboxEntry,
     SeatRecord,
     TableRecord,
     TableStatus,
@@ -70,10 +71,11 @@ class Refusal(Exception):
 
 @dataclass(frozen=True)
 class Notice:
-    """A line for the channel that is not a game event: ``key`` is a translation key."""
+    """A line for the channel that is not a game event: ``key`` is a translation key,
+    filled with the ``seat``'s name (as ``player``) and the table's number."""
 
     key: str
-    seat: Seat
+    seat: Seat | None = None
 
 
 COMPUTER_NAMES = (
@@ -117,6 +119,22 @@ class Listener(Protocol):
     async def table_changed(self, snapshot: Snapshot) -> None: ...
 
 
+class Announcer(Protocol):
+    """Turns a change of a table (a snapshot with the events, notices and deal of
+    that change) into what it owes people: channel lines and DMs. Called under the
+    table's lock before the change is committed; the entries are written in the
+    same transaction, and delivered later (the outbox)."""
+
+    def announce(self, snapshot: Snapshot) -> list[OutboxEntry]: ...
+
+
+class Silent:
+    """An announcer that owes nobody anything (the service without Discord)."""
+
+    def announce(self, snapshot: Snapshot) -> list[OutboxEntry]:
+        return []
+
+
 class Scheduling(Protocol):
     """What the service needs of the durable scheduler (bot.timers.Scheduler)."""
 
@@ -153,6 +171,7 @@ class TableService:
         self.repo = repo
         self.scheduler = scheduler
         self.listeners: list[Listener] = []
+        self.announcer: Announcer = Silent()
         self.away_after = away_after
         self.clock = clock
         self.seeds = seeds
@@ -258,6 +277,14 @@ class TableService:
             except InvalidOptions as error:
                 raise Refusal("invalid_options", reason=str(error)) from None
             deadline = self._deadline_for(table, game, state, version=0, previous=None)
+            started = Snapshot(
+                table=table.model_copy(update={"status": TableStatus.RUNNING, "seed": seed}),
+                seats=seats,
+                state=state,
+                version=0,
+                deadline=deadline,
+                started=True,
+            )
             await self.repo.start_game(
                 table_id,
                 seed=seed,
@@ -271,6 +298,7 @@ class TableService:
                     created_at=self.clock(),
                 ),
                 deadline=deadline,
+                outbox=self.announcer.announce(started),
             )
             self._arm(table_id, deadline)
             self.forget(table_id)
@@ -328,13 +356,12 @@ class TableService:
                 if version > current and attempt == 0:
                     self.forget(table_id)  # another process moved the table on
                     continue
-                if version > current or (
-                    version != current and not self._same_window(table_id, version)
-                ):
+                if version > current or (version != current and not _same_window(snap, version)):
                     raise Refusal("stale")
                 new, events = self._apply(
                     game, snap.state, seat.seat, choice, stale=version != current
                 )
+                strikes, notices = self._back(snap, seat)
                 if await self._commit(
                     snap,
                     game,
@@ -344,11 +371,12 @@ class TableService:
                     seat=seat.seat,
                     user_id=user_id,
                     choice=choice,
+                    strikes=strikes,
+                    notices=notices,
                 ):
                     break
             else:
                 raise Refusal("stale")
-            notices = await self._back(snap, seat)
             return await self._notify(table_id, events, notices=notices)
 
     @staticmethod
@@ -378,16 +406,17 @@ class TableService:
                 log.info("deadline of table %s is stale", deadline.table_id)
                 return
             new, events = game.timeout(snap.state)
-            if not await self._commit(snap, game, new, events, ActionKind.TIMEOUT):
-                return  # another process moved the table on; its deadline is its own
             turns = {p.player for p in prompts if p.kind is PromptKind.TURN}
             strikes = {s.seat: s.away_strikes + 1 for s in snap.seats if s.seat in turns}
-            await self._set_strikes(snap.table.id, strikes)
             taken_over = [
                 Notice("table.taken_over", seat)
                 for seat, count in strikes.items()
                 if count == self.away_after and snap.table.takeover
             ]
+            if not await self._commit(
+                snap, game, new, events, ActionKind.TIMEOUT, strikes=strikes, notices=taken_over
+            ):
+                return  # another process moved the table on; its deadline is its own
             await self._notify(deadline.table_id, events, notices=taken_over)
 
     # --- computer players ---------------------------------------------------------------
@@ -520,16 +549,22 @@ class TableService:
             seat = snap.seat_of(user_id)
             if seat is None or snap.table.status is not TableStatus.RUNNING:
                 return
-            notices = await self._back(snap, seat)
+            strikes, notices = self._back(snap, seat)
+            if not strikes:
+                return
+            announced = replace(snap, notices=notices)
+            await self.repo.announce(table_id, self.announcer.announce(announced), strikes=strikes)
+            self._cache_strikes(table_id, strikes)
             if notices:
                 await self._notify(table_id, notices=notices)
 
-    async def _back(self, snap: Snapshot, seat: SeatRecord) -> list[Notice]:
-        """Clear a seat's away strikes; a notice if a computer was playing for it."""
+    def _back(self, snap: Snapshot, seat: SeatRecord) -> tuple[dict[Seat, int], list[Notice]]:
+        """A seat's away strikes cleared, with a notice if a computer was playing for it
+        (both written with the step that shows the player is back)."""
         if not seat.away_strikes:
-            return []
-        await self._set_strikes(snap.table.id, {seat.seat: 0})
-        return [Notice("table.back", seat.seat)] if self.taken_over(snap, seat) else []
+            return {}, []
+        notices = [Notice("table.back", seat.seat)] if self.taken_over(snap, seat) else []
+        return {seat.seat: 0}, notices
 
     async def remove_player(self, table_id: int, seat: Seat, by_user: int) -> Snapshot:
         """A moderator takes a seat out: its cards are revealed as lost. The forfeit
@@ -578,14 +613,24 @@ class TableService:
                     user_id=by_user,
                     created_at=self.clock(),
                 )
-                if await self.repo.end_table(table_id, expected_version=expected, action=action):
+                ended = replace(
+                    snap,
+                    table=snap.table.model_copy(update={"status": TableStatus.CANCELLED}),
+                    version=action.version if running else None,
+                    deadline=None,
+                    notices=[Notice("table.ended_by_moderator")],
+                )
+                outbox = self.announcer.announce(ended)
+                if await self.repo.end_table(
+                    table_id, expected_version=expected, action=action, outbox=outbox
+                ):
                     break
                 self.forget(table_id)
             else:
                 raise Refusal("stale")
             self._disarm(table_id)
             self.forget(table_id)
-            return await self._notify(table_id)
+            return await self._notify(table_id, notices=[Notice("table.ended_by_moderator")])
 
     # --- reading -------------------------------------------------------------------
 
@@ -599,7 +644,7 @@ class TableService:
         if cached is None:
             cached = await self._load(table_id)
             self._cache[table_id] = cached
-        return replace(cached, deadline=self._deadlines.get(table_id), events=[], started=False)
+        return replace(cached, events=[], started=False, notices=[])
 
     def forget(self, table_id: int) -> None:
         """Drop the cached copy (after a change made elsewhere, e.g. a test's setup)."""
@@ -621,6 +666,7 @@ class TableService:
         if record is not None:
             snap.state = self.game(table.game).state_model.model_validate_json(record.state_json)
             snap.version = record.version
+            snap.deadline = await self.repo.deadline(table_id)
         return snap
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
@@ -654,12 +700,6 @@ class TableService:
     def _require_creator(table: TableRecord, user_id: int, moderator: bool) -> None:
         if table.creator_id != user_id and not moderator:
             raise Refusal("creator_only")
-
-    def _same_window(self, table_id: int, version: int) -> bool:
-        """A click from an earlier version of the still-open window (others passed
-        meanwhile) is as good as a current one; the engine then judges it."""
-        deadline = self._deadlines.get(table_id)
-        return deadline is not None and version >= deadline.version
 
     def _deadline_for(
         self,
@@ -701,13 +741,17 @@ class TableService:
         user_id: int | None = None,
         choice: object | None = None,
         removes_seat: bool = False,
+        strikes: dict[Seat, int] | None = None,
+        notices: list[Notice] | None = None,
     ) -> bool:
-        """Write one step taken from ``snap``: the action record (``kind`` by
-        ``user_id`` for ``seat``, with its ``choice`` if any) at the next storage
-        version, the new state, its events and the next deadline, as one
-        compare-and-set; ``removes_seat`` also marks ``seat`` removed in that
-        transaction. On success the cache holds the new state; False when another
-        writer moved the table on (the cache is dropped)."""
+        """Write one step taken from ``snap`` as one compare-and-set transaction: the
+        action record (``kind`` by ``user_id`` for ``seat``, with its ``choice`` if
+        any) at the next storage version, the new state, its events, the next
+        deadline, the seats' away ``strikes``, ``seat`` marked removed when
+        ``removes_seat``, and everything the step owes people (the announcer's
+        outbox entries, ``notices`` included). On success the cache holds the new
+        snapshot; False when another writer moved the table on (the cache is
+        dropped)."""
         table = snap.table
         version = (snap.version or 0) + 1
         action = ActionRecord(
@@ -723,9 +767,19 @@ class TableService:
         finished = game.result(new) is not None
         deadline = None
         if not finished:
-            deadline = self._deadline_for(
-                table, game, new, version=version, previous=self._deadlines.get(table.id)
-            )
+            deadline = self._deadline_for(table, game, new, version=version, previous=snap.deadline)
+        after = replace(
+            snap,
+            table=table.model_copy(
+                update={"status": TableStatus.FINISHED if finished else table.status}
+            ),
+            seats=_seats_after(snap.seats, removed_seat, strikes or {}),
+            state=new,
+            version=version,
+            deadline=deadline,
+            events=list(events),
+            notices=list(notices or []),
+        )
         committed = await self.repo.commit(
             table.id,
             expected_version=version - 1,
@@ -744,22 +798,13 @@ class TableService:
             deadline=deadline,
             status=TableStatus.FINISHED if finished else None,
             removed_seat=removed_seat,
+            strikes=strikes,
+            outbox=self.announcer.announce(after),
         )
         if not committed:
             self.forget(table.id)
             return False
-        status = TableStatus.FINISHED if finished else table.status
-        seats = [
-            s.model_copy(update={"removed": True}) if s.seat == removed_seat else s
-            for s in snap.seats
-        ]
-        self._cache[table.id] = replace(
-            snap,
-            table=table.model_copy(update={"status": status}),
-            seats=seats,
-            state=new,
-            version=version,
-        )
+        self._cache[table.id] = replace(after, events=[], notices=[])
         self._arm(table.id, deadline)
         return True
 
@@ -775,17 +820,10 @@ class TableService:
         self._deadlines.pop(table_id, None)
         self.scheduler.disarm(table_id)
 
-    async def _set_strikes(self, table_id: int, strikes: dict[Seat, int]) -> None:
-        """Consecutive timed-out turns per seat (an answer clears them)."""
-        for seat, count in strikes.items():
-            await self.repo.update_seat(table_id, seat, away_strikes=count)
+    def _cache_strikes(self, table_id: int, strikes: dict[Seat, int]) -> None:
         cached = self._cache.get(table_id)
         if cached is not None and strikes:
-            seats = [
-                s.model_copy(update={"away_strikes": strikes[s.seat]}) if s.seat in strikes else s
-                for s in cached.seats
-            ]
-            self._cache[table_id] = replace(cached, seats=seats)
+            self._cache[table_id] = replace(cached, seats=_seats_after(cached.seats, None, strikes))
 
     def _winners(self, snapshot: Snapshot) -> tuple[Seat, ...]:
         if snapshot.state is None:
@@ -811,3 +849,28 @@ class TableService:
             except Exception:
                 log.exception("telling %r about table %s failed", listener, table_id)
         return snapshot
+
+
+def _same_window(snap: Snapshot, version: int) -> bool:
+    """A click from an earlier version of the still-open window (others passed
+    meanwhile) is as good as a current one; the engine then judges it. The window
+    is the one of the snapshot's own deadline: loaded with its state from the
+    database, never a value cached apart from it (another process may have moved
+    the table on)."""
+    deadline = snap.deadline
+    return deadline is not None and version >= deadline.version
+
+
+def _seats_after(
+    seats: list[SeatRecord], removed: Seat | None, strikes: dict[Seat, int]
+) -> list[SeatRecord]:
+    """The seats once ``removed`` is marked and the away ``strikes`` are set."""
+    changed: list[SeatRecord] = []
+    for record in seats:
+        update: dict[str, object] = {}
+        if record.seat == removed:
+            update["removed"] = True
+        if record.seat in strikes:
+            update["away_strikes"] = strikes[record.seat]
+        changed.append(record.model_copy(update=update) if update else record)
+    return changed

@@ -1,8 +1,11 @@
 """Moderator commands: /mod tables, end, remove, timeouts, role.
 
 Moderators are members with Manage Server (or Administrator), or the role a
-guild configures. The check runs in code on every command (default member
-permissions alone can be overridden by server admins).
+guild configures. `/mod` is guild-only and its default member permission is
+Manage Server, so Discord hides it from other members (a server admin can open
+it to the moderator role in Server Settings > Integrations). The check also runs
+in code on every command: those permissions can be overridden by server admins,
+and a client can forge an interaction.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ if TYPE_CHECKING:
     from bot.app import GameMasterBot
 
 
-class AdminCog(commands.GroupCog, group_name="mod"):
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class AdminCog(
+    commands.GroupCog,
+    group_name="mod",
+    group_description="Moderator tools: tables, players and this server's settings",
+):
     def __init__(self, bot: GameMasterBot) -> None:
         self.bot = bot
         super().__init__()
@@ -43,7 +52,6 @@ class AdminCog(commands.GroupCog, group_name="mod"):
         return table.id
 
     @app_commands.command(name="tables", description="List this server's open tables")
-    @app_commands.guild_only()
     async def tables(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild is not None
         locale = interaction.locale.value
@@ -71,17 +79,13 @@ class AdminCog(commands.GroupCog, group_name="mod"):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="end", description="End a table now (nobody wins)")
-    @app_commands.guild_only()
     @app_commands.describe(table="The table number (see /mod tables)")
     async def end(self, interaction: discord.Interaction[Any], table: int) -> None:
         table_id = await self._guild_table(interaction, table)
-        snapshot = await self.bot.tables.end(table_id, interaction.user.id)
+        await self.bot.tables.end(table_id, interaction.user.id)  # the channel is told too
         await self._say(interaction, "admin.ended", table=table_id)
-        channel = self.bot.get_partial_messageable(snapshot.table.channel_id)
-        await channel.send(t("table.ended_by_moderator", None, table=table_id))
 
     @app_commands.command(name="remove", description="Remove a player from a running table")
-    @app_commands.guild_only()
     @app_commands.describe(table="The table number", player="The player to remove")
     async def remove(
         self, interaction: discord.Interaction[Any], table: int, player: discord.User
@@ -95,7 +99,11 @@ class AdminCog(commands.GroupCog, group_name="mod"):
         await self._say(interaction, "admin.removed", player=player.mention, table=table_id)
 
     @app_commands.command(name="timeouts", description="Default answer times for new tables")
-    @app_commands.guild_only()
+    @app_commands.describe(
+        turn="Seconds for a turn (30-600)",
+        reaction="Seconds to challenge, block or contest (10-120)",
+        choice="Seconds for a follow-up choice: which card to lose, which to keep (15-300)",
+    )
     async def timeouts(
         self,
         interaction: discord.Interaction[Any],
@@ -119,7 +127,9 @@ class AdminCog(commands.GroupCog, group_name="mod"):
         )
 
     @app_commands.command(name="role", description="Set (or clear) the moderator role")
-    @app_commands.guild_only()
+    @app_commands.describe(
+        role="Role allowed to moderate (also allow it /mod in Server Settings > Integrations)"
+    )
     async def role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:

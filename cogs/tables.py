@@ -14,7 +14,12 @@ if TYPE_CHECKING:
     from bot.app import GameMasterBot
 
 
-class TablesCog(commands.GroupCog, group_name="table"):
+@app_commands.guild_only()
+class TablesCog(
+    commands.GroupCog,
+    group_name="table",
+    group_description="This channel's game table",
+):
     def __init__(self, bot: GameMasterBot) -> None:
         self.bot = bot
         super().__init__()
@@ -29,7 +34,6 @@ class TablesCog(commands.GroupCog, group_name="table"):
     @app_commands.command(
         name="log", description="What has happened so far at this channel's table"
     )
-    @app_commands.guild_only()
     async def log(self, interaction: discord.Interaction[Any]) -> None:
         table_id = await self._table_here(interaction)
         panel = await self.bot.clicks.log_panel(table_id, interaction.locale.value)

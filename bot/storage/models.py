@@ -52,6 +52,9 @@ class TableRecord(Record):
     """The state version the table message shows (None: not rendered yet)."""
     takeover: bool = True
     """A computer plays for a player marked away, until that player comes back."""
+    rendered_status: TableStatus | None = None
+    """The status the table message shows (a finished or ended table must lose its
+    buttons even when its state version did not move)."""
 
 
 class SeatRecord(Record):
@@ -129,6 +132,31 @@ class Deadline(Record):
     """The state version the deadline was armed at."""
     due_at: float
     """Unix time (seconds)."""
+
+
+class OutboxKind(StrEnum):
+    POST = "post"
+    """A message in a channel (``target``: the channel id)."""
+    DM = "dm"
+    """A direct message (``target``: the user id)."""
+
+
+class OutboxEntry(Record):
+    """Something the bot owes people about a step, written in the step's own
+    transaction and delivered (in ``id`` order per table) by the renderer."""
+
+    id: int | None = None
+    """Assigned by the storage; also the message's nonce, so a resend is a no-op."""
+    table_id: int
+    version: int | None = None
+    """The state version of the step that owes it (None: a lobby or a notice)."""
+    kind: OutboxKind
+    target: int
+    content: str = ""
+    embed_json: str | None = None
+    """An embed, as Discord's JSON (``discord.Embed.to_dict``)."""
+    created_at: float = 0.0
+    delivered_at: float | None = None
 
 
 class GuildSettings(Record):

@@ -3,6 +3,7 @@ PostgreSQL backend for sharded deployments would implement the same."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from .models import (
@@ -10,6 +11,7 @@ from .models import (
     Deadline,
     EventRecord,
     GuildSettings,
+    OutboxEntry,
     SeatRecord,
     StateRecord,
     TableRecord,
@@ -89,12 +91,14 @@ class Repository(Protocol):
 
     async def set_message(self, table_id: int, message_id: int) -> None: ...
 
-    async def mark_rendered(self, table_id: int, version: int) -> None:
-        """The table message now shows this state version."""
+    async def mark_rendered(self, table_id: int, version: int | None, status: TableStatus) -> None:
+        """The table message now shows this state version (None: no state yet) and
+        this status."""
 
     async def tables_to_refresh(self) -> list[int]:
-        """Table ids whose message may be out of date: running tables whose message
-        shows an older state than the stored one, and every lobby (for boot)."""
+        """Table ids whose message may be out of date (for boot): every lobby, and
+        every table whose message shows an older state or another status than the
+        stored one (finished and ended tables included)."""
 
     async def tables_with_computers(self, away_after: int) -> list[int]:
         """Running tables where a computer may play: a computer seat, or a player away
@@ -138,10 +142,11 @@ class Repository(Protocol):
         seat_order: list[int],
         action: ActionRecord,
         deadline: Deadline | None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> StateRecord:
         """Lobby -> running: reorders seats to ``seat_order`` (user ids), writes
-        state version 0, the START action and the first deadline, in one
-        transaction. Raises WrongStatus if the table is not a lobby."""
+        state version 0, the START action, the first deadline and the ``outbox``
+        entries, in one transaction. Raises WrongStatus if the table is not a lobby."""
 
     async def load_state(self, table_id: int) -> StateRecord | None: ...
 
@@ -156,16 +161,24 @@ class Repository(Protocol):
         deadline: Deadline | None,
         status: TableStatus | None = None,
         removed_seat: int | None = None,
+        strikes: Mapping[int, int] | None = None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> bool:
         """Compare-and-set in one transaction: if the stored version is still
         ``expected_version``, write the state as ``expected_version + 1``, append
         the action and events, replace the table's deadline (None clears it), set
-        the status if given and mark ``removed_seat`` (a moderator's forfeit) as
-        removed; return True. Otherwise change nothing, return False. Raises
-        NotSeated (changing nothing) when ``removed_seat`` does not exist."""
+        the status if given, mark ``removed_seat`` (a moderator's forfeit) as
+        removed, set the seats' away ``strikes`` and append the ``outbox`` entries
+        (what the step owes people); return True. Otherwise change nothing, return
+        False. Raises NotSeated (changing nothing) when a seat does not exist."""
 
     async def end_table(
-        self, table_id: int, *, expected_version: int | None, action: ActionRecord
+        self,
+        table_id: int,
+        *,
+        expected_version: int | None,
+        action: ActionRecord,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> bool:
         """A moderator ends an open table: status CANCELLED, deadline cleared and the
         END ``action`` appended, in one transaction.
@@ -179,7 +192,28 @@ class Repository(Protocol):
         lobby ``expected_version`` is None: there is no state, the table must still
         be a lobby, and END is the table's only action, version 0 (where START
         would have been). Returns False, changing nothing, when the table is not in
-        that status at that version (or does not exist)."""
+        that status at that version (or does not exist). The ``outbox`` entries are
+        written in the same transaction."""
+
+    async def announce(
+        self,
+        table_id: int,
+        outbox: Sequence[OutboxEntry],
+        *,
+        strikes: Mapping[int, int] | None = None,
+    ) -> None:
+        """Outside a step: set the seats' away ``strikes`` and append ``outbox``
+        entries in one transaction (a player back from being away, its notice)."""
+
+    # --- the outbox ---
+    async def undelivered(self, table_id: int) -> list[OutboxEntry]:
+        """The table's entries not yet delivered, in the order they were written."""
+
+    async def tables_with_undelivered(self) -> list[int]:
+        """Tables owing something to people (for boot)."""
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        """Discord accepted the entry (or it can never be delivered)."""
 
     async def actions(self, table_id: int) -> list[ActionRecord]: ...
 
@@ -188,6 +222,9 @@ class Repository(Protocol):
     # --- deadlines ---
     async def deadlines(self) -> list[Deadline]:
         """Every armed deadline (running tables only), earliest first."""
+
+    async def deadline(self, table_id: int) -> Deadline | None:
+        """The table's armed deadline, if any."""
 
     # --- guild settings ---
     async def guild_settings(self, guild_id: int) -> GuildSettings:

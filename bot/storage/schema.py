@@ -110,6 +110,33 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE seats ADD COLUMN computer TEXT",
         "ALTER TABLE tables ADD COLUMN takeover INTEGER NOT NULL DEFAULT 1",
     ),
+    # 4: the outbox (what a step owes people, written with the step) and the status
+    # each table message shows
+    (
+        """
+        CREATE TABLE outbox (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            table_id     INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+            version      INTEGER,
+            kind         TEXT    NOT NULL CHECK (kind IN ('post', 'dm')),
+            target       INTEGER NOT NULL,
+            content      TEXT    NOT NULL,
+            embed_json   TEXT,
+            created_at   REAL    NOT NULL,
+            delivered_at REAL
+        )
+        """,
+        "CREATE INDEX outbox_undelivered ON outbox (table_id, id) WHERE delivered_at IS NULL",
+        "ALTER TABLE tables ADD COLUMN rendered_status TEXT",
+        # Open tables show their status; a table that ended in the last day may still
+        # show live buttons (boot refreshes it once), older ones are left alone.
+        """
+        UPDATE tables SET rendered_status = status
+        WHERE message_id IS NOT NULL
+          AND (status IN ('lobby', 'running')
+               OR updated_at < CAST(strftime('%s', 'now') AS REAL) - 86400)
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,7 +14,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,8 @@ from .models import (
     Deadline,
     EventRecord,
     GuildSettings,
+    OutboxEntry,
+    OutboxKind,
     SeatRecord,
     StateRecord,
     TableRecord,
@@ -59,11 +61,14 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version, takeover"
+    " rendered_version, takeover, rendered_status"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
 _DEADLINE_COLUMNS = 'd.table_id, d."window", d.version, d.due_at'
+_OUTBOX_COLUMNS = (
+    "id, table_id, version, kind, target, content, embed_json, created_at, delivered_at"
+)
 
 
 class _CasFailed(Exception):
@@ -92,6 +97,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         updated_at=row["updated_at"],
         rendered_version=row["rendered_version"],
         takeover=bool(row["takeover"]),
+        rendered_status=None if row["rendered_status"] is None else row["rendered_status"],
     )
 
 
@@ -136,6 +142,20 @@ def _deadline(row: sqlite3.Row) -> Deadline:
     )
 
 
+def _outbox(row: sqlite3.Row) -> OutboxEntry:
+    return OutboxEntry(
+        id=row["id"],
+        table_id=row["table_id"],
+        version=row["version"],
+        kind=OutboxKind(row["kind"]),
+        target=row["target"],
+        content=row["content"],
+        embed_json=row["embed_json"],
+        created_at=row["created_at"],
+        delivered_at=row["delivered_at"],
+    )
+
+
 def _guild_settings(row: sqlite3.Row) -> GuildSettings:
     return GuildSettings(
         guild_id=row["guild_id"],
@@ -169,6 +189,12 @@ def _check_events(events: Iterable[EventRecord], table_id: int, version: int) ->
 def _check_deadline(deadline: Deadline | None, table_id: int) -> None:
     if deadline is not None and deadline.table_id != table_id:
         raise ValueError(f"deadline is for table {deadline.table_id}, expected {table_id}")
+
+
+def _check_outbox(entries: Iterable[OutboxEntry], table_id: int) -> None:
+    for entry in entries:
+        if entry.table_id != table_id:
+            raise ValueError(f"outbox entry is for table {entry.table_id}, expected {table_id}")
 
 
 def _is_channel_conflict(error: sqlite3.IntegrityError) -> bool:
@@ -363,10 +389,11 @@ class SqliteRepository:
             if cursor.rowcount == 0:
                 raise UnknownTable(table_id)
 
-    async def mark_rendered(self, table_id: int, version: int) -> None:
+    async def mark_rendered(self, table_id: int, version: int | None, status: TableStatus) -> None:
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE tables SET rendered_version = ? WHERE id = ?", (version, table_id)
+                "UPDATE tables SET rendered_version = ?, rendered_status = ? WHERE id = ?",
+                (version, status.value, table_id),
             )
 
     async def tables_to_refresh(self) -> list[int]:
@@ -374,8 +401,12 @@ class SqliteRepository:
             """
             SELECT t.id FROM tables t LEFT JOIN states s ON s.table_id = t.id
             WHERE t.status = 'lobby'
-               OR (t.status = 'running'
-                   AND (t.rendered_version IS NULL OR t.rendered_version < s.version))
+               OR (t.status = 'running' AND t.message_id IS NULL)
+               OR (t.message_id IS NOT NULL
+                   AND (t.rendered_status IS NOT t.status
+                        OR (s.version IS NOT NULL
+                            AND (t.rendered_version IS NULL
+                                 OR t.rendered_version < s.version))))
             ORDER BY t.id
             """
         )
@@ -548,8 +579,10 @@ class SqliteRepository:
         seat_order: list[int],
         action: ActionRecord,
         deadline: Deadline | None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> StateRecord:
         _check_action(action, table_id, 0)
+        _check_outbox(outbox, table_id)
         if action.kind is not ActionKind.START:
             raise ValueError(f"the first action must be START, not {action.kind.value}")
         _check_deadline(deadline, table_id)
@@ -568,6 +601,7 @@ class SqliteRepository:
                 "UPDATE tables SET status = ?, seed = ?, updated_at = ? WHERE id = ?",
                 (TableStatus.RUNNING.value, seed, now, table_id),
             )
+            await self._insert_outbox(db, outbox)
         return StateRecord(table_id=table_id, version=0, state_json=state_json)
 
     @staticmethod
@@ -610,6 +644,8 @@ class SqliteRepository:
         deadline: Deadline | None,
         status: TableStatus | None = None,
         removed_seat: int | None = None,
+        strikes: Mapping[int, int] | None = None,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> bool:
         """Compare-and-set, see the protocol. Also returns False (changing nothing)
         when the table is not running, so a click that races a moderator's "end
@@ -621,6 +657,7 @@ class SqliteRepository:
         _check_action(action, table_id, version)
         _check_events(events, table_id, version)
         _check_deadline(deadline, table_id)
+        _check_outbox(outbox, table_id)
         if status is not None and status is not TableStatus.RUNNING:
             deadline = None
         try:
@@ -631,16 +668,23 @@ class SqliteRepository:
                 await self._write_deadline(db, table_id, deadline)
                 if removed_seat is not None:
                     await self._mark_removed(db, table_id, removed_seat)
+                await self._write_strikes(db, table_id, strikes or {})
                 if status is not None:
                     await self._write_status(db, table_id, status)
                 else:
                     await self._touch_table(db, table_id)
+                await self._insert_outbox(db, outbox)
         except _CasFailed:
             return False
         return True
 
     async def end_table(
-        self, table_id: int, *, expected_version: int | None, action: ActionRecord
+        self,
+        table_id: int,
+        *,
+        expected_version: int | None,
+        action: ActionRecord,
+        outbox: Sequence[OutboxEntry] = (),
     ) -> bool:
         """See the protocol. Raises ValueError when the action is not an END for
         ``(table_id, 0 if expected_version is None else expected_version + 1)``."""
@@ -656,9 +700,70 @@ class SqliteRepository:
                 await self._insert_action(db, action)
                 await self._write_deadline(db, table_id, None)
                 await self._write_status(db, table_id, TableStatus.CANCELLED)
+                await self._insert_outbox(db, outbox)
         except _CasFailed:
             return False
         return True
+
+    async def announce(
+        self,
+        table_id: int,
+        outbox: Sequence[OutboxEntry],
+        *,
+        strikes: Mapping[int, int] | None = None,
+    ) -> None:
+        _check_outbox(outbox, table_id)
+        async with self._transaction() as db:
+            await self._write_strikes(db, table_id, strikes or {})
+            await self._insert_outbox(db, outbox)
+
+    @staticmethod
+    async def _write_strikes(
+        db: aiosqlite.Connection, table_id: int, strikes: Mapping[int, int]
+    ) -> None:
+        for seat, count in strikes.items():
+            cursor = await db.execute(
+                "UPDATE seats SET away_strikes = ? WHERE table_id = ? AND seat = ?",
+                (count, table_id, seat),
+            )
+            if cursor.rowcount == 0:
+                raise NotSeated(f"table {table_id} has no seat {seat}")
+
+    async def _insert_outbox(self, db: aiosqlite.Connection, outbox: Sequence[OutboxEntry]) -> None:
+        if not outbox:
+            return
+        now = self._clock()
+        await db.executemany(
+            "INSERT INTO outbox (table_id, version, kind, target, content, embed_json,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (e.table_id, e.version, e.kind.value, e.target, e.content, e.embed_json, now)
+                for e in outbox
+            ],
+        )
+
+    # --- the outbox ---
+
+    async def undelivered(self, table_id: int) -> list[OutboxEntry]:
+        rows = await self._fetch(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox"
+            " WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
+            (table_id,),
+        )
+        return [_outbox(row) for row in rows]
+
+    async def tables_with_undelivered(self) -> list[int]:
+        rows = await self._fetch(
+            "SELECT DISTINCT table_id FROM outbox WHERE delivered_at IS NULL ORDER BY table_id"
+        )
+        return [row["table_id"] for row in rows]
+
+    async def mark_delivered(self, entry_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
+                (self._clock(), entry_id),
+            )
 
     @staticmethod
     async def _require_lobby_or_cas_fail(db: aiosqlite.Connection, table_id: int) -> None:
@@ -781,6 +886,12 @@ class SqliteRepository:
             (TableStatus.RUNNING.value,),
         )
         return [_deadline(row) for row in rows]
+
+    async def deadline(self, table_id: int) -> Deadline | None:
+        row = await self._fetch_one(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d WHERE d.table_id = ?", (table_id,)
+        )
+        return None if row is None else _deadline(row)
 
     # --- guild settings ---
 

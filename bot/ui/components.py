@@ -5,6 +5,11 @@ custom_id: ``gm:<table>:<version>:<code>`` for buttons, ``gs:<table>:<version>:<
 for selects (the chosen values are codes too). ``code`` is either a choice code
 (bot.ui.codec) or a UI operation starting with ``ui.`` (hand, lobby, panels).
 No custom_id ever carries a secret.
+
+A custom_id is a claim, not a proof: a modified client can send any. The
+templates take numbers of at most 19 ASCII digits (anything else names no table:
+the bot refuses it as not its own), and the controller checks that a click comes
+from its table's place before it counts.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 _CODE = r"[a-z0-9_.+\-]+"
+_NUMBER = r"[0-9]{1,19}"
+"""At most 19 ASCII digits (``\\d`` would take other scripts' digits, which ``int``
+reads): every id and version SQLite can store (up to 2**63 - 1) and no absurdly long
+number; the controller refuses the 19-digit ones beyond."""
 
 
 class ClickHandler(Protocol):
@@ -42,7 +51,7 @@ def _handler(interaction: discord.Interaction[Any]) -> ClickHandler:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"gm:(?P<table>\d+):(?P<version>\d+):(?P<code>{_CODE})",
+    template=rf"gm:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<code>{_CODE})",
 ):
     def __init__(
         self,
@@ -86,7 +95,7 @@ class GameButton(
 
 class GameSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"gs:(?P<table>\d+):(?P<version>\d+):(?P<code>{_CODE})",
+    template=rf"gs:(?P<table>{_NUMBER}):(?P<version>{_NUMBER}):(?P<code>{_CODE})",
 ):
     def __init__(
         self,
@@ -127,6 +136,14 @@ class GameSelect(
         await _handler(interaction).on_select(
             interaction, self.table_id, self.version, self.code, values
         )
+
+
+def table_named(custom_id: str) -> int | None:
+    """The table a custom_id of ours names, or None when it is not one of ours."""
+    for item in (GameButton, GameSelect):
+        if match := item.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return int(match["table"])
+    return None
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -1,10 +1,16 @@
 """Routes every click and select of table components to the table service.
 
+A custom_id is a claim, not a proof (a modified client can send any), so a
+click counts only from its table's place (``check_place``): the interaction's
+guild and channel are the table's, and the clicked message is the table message
+or an ephemeral panel the bot sent to the clicker for that table. Ids beyond
+what the storage holds are refused before any query.
+
 Every path answers the interaction, after the step is committed (a local
 SQLite transaction: milliseconds), so the answer tells the outcome: an
 accepted choice is a silent deferred update (the renderer edits the table
-message); anything refused is a polite ephemeral line; an unexpected error is
-logged and still answered politely.
+message); anything refused is a polite ephemeral line (logged at DEBUG); an
+unexpected error is logged and still answered politely.
 """
 
 from __future__ import annotations
@@ -12,15 +18,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.storage.models import TableStatus
+from bot.storage.models import TableRecord, TableStatus
 from bot.tables import Refusal, Snapshot, TableService
 from games.ai import Level
 
 from .codec import BadCode, choice_models, decode
+from .components import table_named, view_of
 from .i18n import t
 from .presenter import AnyPresenter, Panel, TableContext
 
@@ -32,11 +40,67 @@ log = logging.getLogger("bot.clicks")
 ANSWER_BUDGET = 1.5
 """Seconds of work before a click is answered first (Discord allows 3)."""
 UNKNOWN_INTERACTION = 10062
+STORED_MAX = 2**63 - 1
+"""The largest integer the storage (SQLite) holds: a larger id or version names nothing."""
 
 
-def _outcome_seen(task: asyncio.Future[object]) -> None:
-    if not task.cancelled() and isinstance(task.exception(), Refusal):
-        log.info("a step finished after its interaction expired: %s", task.exception())
+def storable(*numbers: int) -> bool:
+    return all(0 <= number <= STORED_MAX for number in numbers)
+
+
+def check_place(interaction: discord.Interaction[Any], table: TableRecord) -> None:
+    """Raise Refusal unless the interaction comes from ``table``'s place: its guild
+    and channel, and either the table message, or an ephemeral panel that Discord
+    says answered this same user (``interaction_metadata``) and that shows this
+    table's components. With no message (a slash command of ours, which found
+    the table by its channel), the guild and channel suffice."""
+    if interaction.guild_id != table.guild_id or interaction.channel_id != table.channel_id:
+        raise Refusal("wrong_place")
+    message = interaction.message
+    if message is None:
+        if interaction.type is discord.InteractionType.application_command:
+            return
+        raise Refusal("wrong_place")
+    if message.id == table.message_id:
+        return
+    metadata = message.interaction_metadata
+    if message.flags.ephemeral and metadata is not None and metadata.user.id == interaction.user.id:
+        shown = _tables_on(message)
+        if table.id in shown:
+            return
+        if not shown:  # the user's own panel, already answered (a second click)
+            raise Refusal("stale")
+    raise Refusal("wrong_place")
+
+
+def _tables_on(message: discord.Message) -> set[int]:
+    """The tables whose components ``message`` shows (as Discord sent it)."""
+    tables: set[int] = set()
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            custom_id = getattr(component, "custom_id", None)
+            table_id = table_named(custom_id) if isinstance(custom_id, str) else None
+            if table_id is not None:
+                tables.add(table_id)
+    return tables
+
+
+async def _wrong_place() -> None:
+    raise Refusal("wrong_place")
+
+
+def _unanswered(interaction_id: int, why: str, task: asyncio.Future[object]) -> None:
+    """The outcome of a step whose interaction could not be answered: only the log
+    tells it (and asyncio never warns of an exception never retrieved)."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is None:
+        log.info("interaction %s %s; its step was applied", interaction_id, why)
+    elif isinstance(error, Refusal):
+        log.info("interaction %s %s; its step was refused: %s", interaction_id, why, error.key)
+    else:
+        log.error("interaction %s %s; its step failed", interaction_id, why, exc_info=error)
 
 
 class Controller:
@@ -44,8 +108,9 @@ class Controller:
         self,
         service: TableService,
         presenters: dict[str, AnyPresenter],
-        is_moderator: Callable[[discord.Interaction[Any]], Awaitable[bool]],
+        is_moderator: Callable[[discord.Interaction[Any], int], Awaitable[bool]],
     ) -> None:
+        """``is_moderator(interaction, guild_id)``: the clicker moderates that guild."""
         self.service = service
         self.presenters = presenters
         self.is_moderator = is_moderator
@@ -55,18 +120,14 @@ class Controller:
     async def on_click(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, code: str
     ) -> None:
-        try:
+        async def work() -> None:
+            table = await self._table_here(interaction, table_id, version)
             if code.startswith("ui."):
-                await self._ui(interaction, table_id, code)
+                await self._ui(interaction, table, code)
             else:
-                await self._choose(interaction, table_id, version, code)
-        except Refusal as refusal:
-            await self.refuse(interaction, refusal)
-        except discord.NotFound as error:
-            self._expired(interaction, error)
-        except Exception:
-            log.exception("click %s on table %s failed", code, table_id)
-            await self.refuse(interaction, Refusal("error"))
+                await self._choose(interaction, table, version, code)
+
+        await self._guarded(interaction, f"click {code}", table_id, work())
 
     async def on_select(
         self,
@@ -76,16 +137,54 @@ class Controller:
         code: str,
         values: list[str],
     ) -> None:
-        try:
+        async def work() -> None:
+            table = await self._table_here(interaction, table_id, version)
             if len(values) != 1:
                 raise Refusal("not_allowed")
-            await self._choose(interaction, table_id, version, values[0])
+            await self._choose(interaction, table, version, values[0])
+
+        await self._guarded(interaction, f"select {code}", table_id, work())
+
+    async def on_foreign(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """A component interaction whose custom_id is none of ours (forged)."""
+        await self._guarded(interaction, f"component {custom_id[:100]!r}", None, _wrong_place())
+
+    async def _table_here(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int
+    ) -> TableRecord:
+        """The table a click names, once the click is known to come from its place."""
+        if not storable(table_id, version):
+            raise Refusal("wrong_place")
+        table = await self.service.repo.get_table(table_id)
+        if table is None:
+            raise Refusal("no_table")
+        check_place(interaction, table)
+        return table
+
+    async def _guarded(
+        self,
+        interaction: discord.Interaction[Any],
+        what: str,
+        table_id: int | None,
+        work: Coroutine[Any, Any, None],
+    ) -> None:
+        """Run ``work``; a Refusal is answered politely (and logged once, at DEBUG),
+        an unexpected error too (logged with its traceback)."""
+        try:
+            await work
         except Refusal as refusal:
+            log.debug(
+                "%s on table %s by user %s refused: %s",
+                what,
+                table_id,
+                interaction.user.id,
+                refusal.key,
+            )
             await self.refuse(interaction, refusal)
         except discord.NotFound as error:
             self._expired(interaction, error)
         except Exception:
-            log.exception("select %s on table %s failed", code, table_id)
+            log.exception("%s on table %s failed", what, table_id)
             await self.refuse(interaction, Refusal("error"))
 
     # --- answers -------------------------------------------------------------------
@@ -112,8 +211,6 @@ class Controller:
 
     @staticmethod
     async def show_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
-        from .components import view_of
-
         kwargs: dict[str, Any] = {"content": panel.content, "ephemeral": True}
         if panel.embed is not None:
             kwargs["embed"] = panel.embed
@@ -126,16 +223,14 @@ class Controller:
     async def _choose(
         self,
         interaction: discord.Interaction[Any],
-        table_id: int,
+        table: TableRecord,
         version: int,
         code: str,
     ) -> None:
         """Apply a choice, then answer the chooser: a private panel (ephemeral)
         is replaced by the outcome; a public button is answered silently unless
         the game shows the chooser something (its ``after_choice``)."""
-        table = await self.service.repo.get_table(table_id)
-        if table is None:
-            raise Refusal("no_table")
+        table_id = table.id
         game = self.service.game(table.game)
         try:
             choice = decode(code, game.choice_adapter, choice_models(game.choice_types))
@@ -172,12 +267,17 @@ class Controller:
         outlasts ANSWER_BUDGET is answered first (deferred), so Discord's 3 s
         deadline always holds; a Refusal then comes as an ephemeral follow-up."""
         task = asyncio.ensure_future(work)
-        # If answering fails (the interaction expired), the step still runs to its
-        # end; its outcome is then only in the log, never "never retrieved".
-        task.add_done_callback(_outcome_seen)
-        finished, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
-        if not finished:
-            await interaction.response.defer()
+        try:
+            finished, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
+            if not finished:
+                await interaction.response.defer()
+        except BaseException as error:
+            # Not answered (the interaction expired, or this click was cancelled):
+            # the step still runs to its end, and its outcome goes to the log.
+            expired = isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+            why = "expired before it was answered" if expired else f"was not answered ({error!r})"
+            task.add_done_callback(partial(_unanswered, interaction.id, why))
+            raise
         outcome = await task
         panel = outcome if isinstance(outcome, Panel) else default
         await cls._answer(interaction, panel, private=private)
@@ -186,8 +286,6 @@ class Controller:
     async def _answer(
         interaction: discord.Interaction[Any], panel: Panel | None, *, private: bool
     ) -> None:
-        from .components import view_of
-
         deferred = interaction.response.is_done()
         if panel is None:
             if not deferred:
@@ -216,8 +314,10 @@ class Controller:
 
     # --- UI operations ---------------------------------------------------------------
 
-    async def _ui(self, interaction: discord.Interaction[Any], table_id: int, code: str) -> None:
-        user = interaction.user
+    async def _ui(
+        self, interaction: discord.Interaction[Any], table: TableRecord, code: str
+    ) -> None:
+        table_id, user = table.id, interaction.user
         name = getattr(user, "display_name", user.name)
         service = self.service
         if code == "ui.hand":
@@ -229,20 +329,20 @@ class Controller:
             await service.leave(table_id, user.id)
             await self._ephemeral(interaction, "lobby.left")
         elif code == "ui.start":
-            moderator = await self.is_moderator(interaction)
+            moderator = await self.is_moderator(interaction, table.guild_id)
             await self.answer_after(
                 interaction, service.start(table_id, user.id, moderator=moderator)
             )
         elif code == "ui.cancel":
-            moderator = await self.is_moderator(interaction)
+            moderator = await self.is_moderator(interaction, table.guild_id)
             await self.answer_after(
                 interaction, service.cancel(table_id, user.id, moderator=moderator)
             )
         elif code.startswith("ui.computer."):
-            moderator = await self.is_moderator(interaction)
+            moderator = await self.is_moderator(interaction, table.guild_id)
             await self.answer_after(interaction, self._computer(table_id, user.id, code, moderator))
         elif code.startswith("ui.takeover."):
-            moderator = await self.is_moderator(interaction)
+            moderator = await self.is_moderator(interaction, table.guild_id)
             takeover = code == "ui.takeover.on"
             await self.answer_after(
                 interaction,

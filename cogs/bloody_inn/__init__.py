@@ -5,7 +5,7 @@ private action panel; ``picture``: the PNG of the inn; ``text`` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -37,10 +37,16 @@ class BloodyInnCog(commands.Cog):
         unlimited_wealth="Variant: past 40 F, 40 F become four cheques and the track goes on",
         turn_timeout="Seconds for a turn (30-600)",
     )
+    @app_commands.choices(
+        length=[
+            app_commands.Choice(name="Short", value=Length.SHORT.value),
+            app_commands.Choice(name="Long", value=Length.LONG.value),
+        ]
+    )
     async def bloody_inn(
         self,
         interaction: discord.Interaction[Any],
-        length: Literal["short", "long"] = "short",
+        length: str = Length.SHORT.value,
         first_come_first_served: bool = False,
         unlimited_wealth: bool = False,
         turn_timeout: app_commands.Range[int, 30, 600] | None = None,

@@ -85,8 +85,8 @@ class MascaradeCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         characters=(
-            "Custom set (4+ players), comma-separated, e.g. Judge, Bishop, King, Queen,"
-            " Thief, Cheat. Default: the official set"
+            "Custom set (4+ players), e.g. Judge, Bishop, King, Queen, Thief, Cheat;"
+            " default: the official one"
         ),
         turn_timeout="Seconds for a turn (30-600)",
         reaction_timeout="Seconds to contest an announcement, per player (10-120)",

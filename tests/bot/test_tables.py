@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from bot.storage.models import ActionKind as StoredKind
-from bot.storage.models import ActionRecord, Deadline, TableStatus, Timeouts
+from bot.storage.models import (
+    ActionRecord,
+    Deadline,
+    OutboxEntry,
+    OutboxKind,
+    TableStatus,
+    Timeouts,
+)
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import Notice, Refusal, Snapshot, TableService
 from games.ai import Level
@@ -475,3 +482,61 @@ async def test_a_player_already_out_cannot_be_removed(service: TableService) -> 
         await service.remove_player(table, 2, MODERATOR)
     assert out.value.key == "already_out"
     assert [a.version for a in await service.repo.actions(table)] == [0, 1], "nothing written"
+
+
+# --- the outbox ---------------------------------------------------------------------
+
+
+class LineAnnouncer:
+    """One channel line per change: what it owes, with its events and notices."""
+
+    def announce(self, snapshot: Snapshot) -> list[OutboxEntry]:
+        kinds = ",".join(vars(e)["type"] for e in snapshot.events)
+        notices = ",".join(n.key for n in snapshot.notices)
+        return [
+            OutboxEntry(
+                table_id=snapshot.table.id,
+                version=snapshot.version,
+                kind=OutboxKind.POST,
+                target=snapshot.table.channel_id,
+                content=f"v{snapshot.version} {kinds} {notices}".strip(),
+            )
+        ]
+
+
+async def test_what_a_step_owes_is_written_with_the_step(
+    service: TableService, tmp_path: Path
+) -> None:
+    service.announcer = LineAnnouncer()
+    table = await started(service)
+    await service.act(table, 0, USERS[0], Act(action=ActionKind.TAX))
+    owed = await service.repo.undelivered(table)
+    assert [(e.version, e.content.split()[0]) for e in owed] == [(0, "v0"), (1, "v1")]
+    assert "action_declared" in owed[1].content
+    async with another_process(tmp_path, table) as other:  # its copy: version 1
+        other.announcer = LineAnnouncer()
+        await service.act(table, 1, USERS[1], Pass())
+        with pytest.raises(Refusal):  # behind: reloads, and the same seat passed already
+            await other.act(table, 1, USERS[1], Pass())
+    owed = await service.repo.undelivered(table)
+    assert [e.version for e in owed] == [0, 1, 2], "a lost compare-and-set owes nothing"
+    await service.repo.mark_delivered(owed[0].id or 0)
+    assert [e.version for e in await service.repo.undelivered(table)] == [1, 2]
+
+
+async def test_a_player_back_and_its_notice_are_one_write(service: TableService) -> None:
+    service.announcer = LineAnnouncer()
+    table = await started(service)
+    for _ in range(3):  # seat 0 misses three turns: a computer takes over
+        snap = await service.snapshot(table)
+        assert snap.deadline is not None
+        await service.fire(snap.deadline)
+        while (await service.snapshot(table)).state.turn != 0:  # type: ignore[union-attr]
+            snap = await service.snapshot(table)
+            assert snap.deadline is not None
+            await service.fire(snap.deadline)
+    owed = [e.content for e in await service.repo.undelivered(table)]
+    assert any("table.taken_over" in line for line in owed)
+    await service.come_back(table, USERS[0])
+    assert (await service.repo.undelivered(table))[-1].content.endswith("table.back")
+    assert (await service.repo.seats(table))[0].away_strikes == 0

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -1003,13 +1004,33 @@ async def test_tables_to_refresh_lists_lobbies_and_stale_messages(
     await repo.set_status(finished.id, TableStatus.FINISHED)
     assert await repo.tables_to_refresh() == [waiting.id, table.id], "never rendered yet"
 
-    await repo.mark_rendered(table.id, 0)
+    await repo.set_message(table.id, 76)
+    await repo.mark_rendered(table.id, 0, TableStatus.RUNNING)
     assert await repo.tables_to_refresh() == [waiting.id]
     stored = await repo.get_table(table.id)
     assert stored is not None and stored.rendered_version == 0
+    assert stored.rendered_status is TableStatus.RUNNING
 
     assert await play(repo, table.id, 0)
     assert await repo.tables_to_refresh() == [waiting.id, table.id], "a step not yet shown"
+
+
+async def test_a_finished_or_ended_table_showing_an_open_game_is_refreshed(
+    repo: SqliteRepository,
+) -> None:
+    """The winning step, or a moderator's end, committed but not yet shown: the
+    message still shows live buttons, so boot redraws it (same state version)."""
+    finished = await running(repo, channel_id=3)
+    await repo.set_message(finished.id, 77)
+    await repo.mark_rendered(finished.id, 0, TableStatus.RUNNING)
+    assert await repo.tables_to_refresh() == []
+    await repo.set_status(finished.id, TableStatus.FINISHED)
+    assert await repo.tables_to_refresh() == [finished.id]
+    await repo.mark_rendered(finished.id, 0, TableStatus.FINISHED)
+    assert await repo.tables_to_refresh() == []
+    never_shown = await running(repo, channel_id=4)
+    await repo.set_status(never_shown.id, TableStatus.CANCELLED)
+    assert await repo.tables_to_refresh() == [], "no message to fix: nothing to post"
 
 
 async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) -> None:
@@ -1035,7 +1056,45 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         [seat] = await repository.seats(table.id)
         assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 3
+        assert schema.SCHEMA_VERSION == 4
+        assert await repository.undelivered(table.id) == [], "v4: an empty outbox"
+    finally:
+        await repository.close()
+
+
+async def test_version_4_marks_what_table_messages_show(db_path: Path) -> None:
+    """Upgraded open tables show their status; a table that ended in the last day
+    may still show live buttons (boot redraws it once); older ones are left alone."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    with sqlite3.connect(db_path) as connection:
+        for step in schema.MIGRATIONS[:3]:
+            for statement in step:
+                connection.execute(statement)
+        for table_id, status, updated in (
+            (1, "running", now),
+            (2, "finished", now - 60),
+            (3, "finished", now - 3 * 86400),
+        ):
+            connection.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, game, status, creator_id,"
+                " options_json, turn_timeout, reaction_timeout, choice_timeout, created_at,"
+                " updated_at, message_id) VALUES (?, 1, ?, 'complots', ?, 3, '{}', 60, 20, 30,"
+                " 0, ?, 99)",
+                (table_id, table_id, status, updated),
+            )
+        connection.execute("PRAGMA user_version = 3")
+    repository = SqliteRepository(db_path)
+    await repository.open()
+    try:
+        shown = [await repository.get_table(table_id) for table_id in (1, 2, 3)]
+        assert [t.rendered_status if t else "gone" for t in shown] == [
+            TableStatus.RUNNING,
+            None,
+            TableStatus.FINISHED,
+        ]
+        assert 2 in await repository.tables_to_refresh()
+        assert 3 not in await repository.tables_to_refresh()
     finally:
         await repository.close()
 

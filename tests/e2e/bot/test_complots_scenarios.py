@@ -205,6 +205,9 @@ async def test_moderator_ends_a_table_and_others_are_refused(world: World) -> No
     fake = world.fake
     async with fake.running(world.bot()) as bot:
         table = await Table.open(world, bot)
+        # /mod needs Manage Server by default; as if a server admin opened it to
+        # everyone in Server Settings > Integrations: the bot still checks.
+        fake.enforce_command_permissions = False
         refused = await fake.slash(world.players[1], world.channel, "mod", "end", table=table.id)
         await refused.wait_response()
         assert refused.ephemeral and "Only moderators" in refused.content

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import traceback
@@ -40,6 +41,32 @@ class RequestRecord:
 RECORD = web.RequestKey("record", RequestRecord)
 
 
+@dataclass(eq=False)
+class Gate:
+    """Holds the first REST request matching ``method`` and a ``path`` prefix:
+    ``before`` the fake handles it (nothing happened yet) or after (Discord did it,
+    the answer is not sent yet) — a test kills the bot there. ``reached`` is set
+    when a request waits at the gate; ``release`` lets it go on."""
+
+    method: str
+    path: str
+    before: bool
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    held: RequestRecord | None = None
+    dropped: bool = False
+
+    def drop(self) -> None:
+        """Let the held request go without Discord doing it (the bot died first)."""
+        self.dropped = True
+        self.release.set()
+
+    def matches(self, record: RequestRecord) -> bool:
+        return (
+            self.held is None and record.method == self.method and record.path.startswith(self.path)
+        )
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with `Content-Type: application/json` exactly (discord.py checks equality)."""
     return web.Response(
@@ -58,6 +85,24 @@ class RestApi:
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
+        self.gates: list[Gate] = []
+
+    def gate(self, method: str, path: str, *, before: bool) -> Gate:
+        """Hold the next ``method`` request under ``path`` (see ``Gate``)."""
+        gate = Gate(method, path, before)
+        self.gates.append(gate)
+        return gate
+
+    async def _pass_gate(self, record: RequestRecord, *, before: bool) -> None:
+        gate = next((g for g in self.gates if g.before is before and g.matches(record)), None)
+        if gate is None:
+            return
+        gate.held = record
+        self.gates.remove(gate)
+        gate.reached.set()
+        await gate.release.wait()
+        if before and gate.dropped:
+            raise web.HTTPServiceUnavailable()
 
     def rejected(self) -> list[RequestRecord]:
         return [r for r in self.requests if r.status >= 400]
@@ -72,7 +117,9 @@ class RestApi:
             self.requests.append(record)
         try:
             self._check_auth(request)
+            await self._pass_gate(record, before=True)
             response = await handler(request)
+            await self._pass_gate(record, before=False)
         except ApiError as error:
             record.error = error.body()
             response = json_response(error.body(), error.status)

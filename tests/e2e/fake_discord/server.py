@@ -382,6 +382,43 @@ class FakeDiscord:
         data = component_data(component, values, Resolver(self.store, user, channel))
         return await self._interact(MESSAGE_COMPONENT, user, channel, data, stored)
 
+    async def forge(
+        self,
+        user: FakeUser,
+        message: MessageRef,
+        custom_id: str,
+        *,
+        values: Sequence[str] | None = None,
+        component_type: int | None = None,
+    ) -> InteractionRecord:
+        """What a modified client can make Discord send: a click (or, with `values`, a
+        selection) with any `custom_id` on any message of the bot, whether the message
+        shows such a component or not, even another user's ephemeral. Discord fills
+        in the rest as for a real click: the message's channel and guild, and the
+        clicker's member and permissions there (so `user` must be a member)."""
+        stored = self.message(message if isinstance(message, int) else message.id)
+        channel = self.store.channels[stored.channel_id]
+        kind = component_type if component_type is not None else 2 if values is None else 3
+        data: JSON = {"custom_id": custom_id, "component_type": kind}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._interact(MESSAGE_COMPONENT, user, channel, data, stored)
+
+    async def post_as_bot(
+        self,
+        channel: FakeChannel,
+        *,
+        content: str = "",
+        embeds: Sequence[JSON] = (),
+        components: Sequence[JSON] = (),
+    ) -> StoredMessage:
+        """A message in `channel` as if the bot had posted it (e.g. a second copy of
+        a message's buttons); clicks on it reach the bot."""
+        body = {"content": content, "embeds": list(embeds), "components": list(components)}
+        message = self.store.create_message(channel, Body(copy.deepcopy(body)))
+        await self.gateway.flush()
+        return message
+
     async def submit_modal(
         self, record: InteractionRecord, values: Mapping[str, str | Sequence[str]]
     ) -> InteractionRecord:

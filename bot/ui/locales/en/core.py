@@ -7,6 +7,7 @@ STRINGS: dict[str, str] = {
     "refusal.not_allowed": "That choice is not allowed right now.",
     "refusal.not_seated": "You are not playing at this table.",
     "refusal.no_table": "That table no longer exists.",
+    "refusal.wrong_place": "That button does not belong to a table here.",
     "refusal.not_running": "That game is not running.",
     "refusal.not_lobby": "That table has already started or closed.",
     "refusal.not_open": "That table is already closed.",

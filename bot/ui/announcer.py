@@ -1,0 +1,109 @@
+"""What a change of a table owes people, rendered as outbox entries.
+
+The table service calls ``announce`` with the snapshot of a change before it
+commits it; the entries go into the same transaction (``bot.storage`` outbox),
+and the renderer delivers them later, in order. So a crash after the commit
+loses nothing that was owed: the next start delivers it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.storage.models import OutboxEntry, OutboxKind
+
+from .i18n import t
+from .limits import CONTENT
+from .presenter import AnyPresenter, TableContext
+
+if TYPE_CHECKING:
+    from bot.tables import Notice, Snapshot
+
+
+class TableAnnouncer:
+    """Renders public lines (events, then notices) as channel posts, and each
+    seat's secrets (its hand when cards are dealt, its private lines) as DMs."""
+
+    def __init__(self, presenters: dict[str, AnyPresenter], away_after: int) -> None:
+        self.presenters = presenters
+        self.away_after = away_after
+
+    def announce(self, snapshot: Snapshot) -> list[OutboxEntry]:
+        ctx = TableContext(snapshot, None, self.away_after)
+        presenter = self.presenters.get(snapshot.table.game)
+        entries: list[OutboxEntry] = []
+        if presenter is not None and snapshot.state is not None:
+            if snapshot.started:
+                entries += self._hands(ctx, presenter)
+            lines = presenter.event_lines(ctx, snapshot.events)
+        else:
+            lines = []
+        lines += [self._notice(ctx, notice) for notice in snapshot.notices]
+        entries += [
+            self._entry(ctx, OutboxKind.POST, ctx.snapshot.table.channel_id, chunk)
+            for chunk in chunks(lines)
+        ]
+        if presenter is not None and snapshot.state is not None and snapshot.events:
+            entries += self._private_lines(ctx, presenter)
+        return entries
+
+    def _hands(self, ctx: TableContext, presenter: AnyPresenter) -> list[OutboxEntry]:
+        entries = []
+        for record in ctx.snapshot.seats:
+            if record.is_computer or record.removed:
+                continue
+            panel = presenter.hand(ctx, record.seat)
+            entries.append(
+                self._entry(ctx, OutboxKind.DM, record.user_id, panel.content, panel.embed)
+            )
+        return entries
+
+    def _private_lines(self, ctx: TableContext, presenter: AnyPresenter) -> list[OutboxEntry]:
+        entries = []
+        for record in ctx.snapshot.seats:
+            if record.is_computer:
+                continue
+            lines = presenter.private_lines(ctx, record.seat, ctx.snapshot.events)
+            entries += [
+                self._entry(ctx, OutboxKind.DM, record.user_id, chunk) for chunk in chunks(lines)
+            ]
+        return entries
+
+    @staticmethod
+    def _notice(ctx: TableContext, notice: Notice) -> str:
+        player = ctx.name(notice.seat, marked=False) if notice.seat is not None else ""
+        return t(notice.key, ctx.locale, player=player, table=ctx.table_id)
+
+    @staticmethod
+    def _entry(
+        ctx: TableContext,
+        kind: OutboxKind,
+        target: int,
+        content: str,
+        embed: discord.Embed | None = None,
+    ) -> OutboxEntry:
+        return OutboxEntry(
+            table_id=ctx.table_id,
+            version=ctx.snapshot.version,
+            kind=kind,
+            target=target,
+            content=content,
+            embed_json=None if embed is None else json.dumps(embed.to_dict()),
+        )
+
+
+def chunks(lines: list[str]) -> list[str]:
+    """Lines joined into as few messages as fit Discord's length limit."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + len(line) + 1 > CONTENT:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line[:CONTENT]
+    if current:
+        out.append(current)
+    return out
