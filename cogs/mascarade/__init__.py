@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.tables import Refusal
 from bot.ui.i18n import t
+from bot.ui.names import markdown_name
 from games.mascarade import GAME, Character, MascaradeOptions
 from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
 
@@ -53,7 +54,7 @@ def parse_characters(text: str, locale: str | None) -> tuple[Character, ...]:
             continue
         found = names.get(_norm(raw))
         if found is None:
-            unknown.append(raw.strip())
+            unknown.append(markdown_name(raw, limit=40))  # typed text: shown escaped
         else:
             cards.append(found)
     if unknown:

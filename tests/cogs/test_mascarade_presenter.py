@@ -28,7 +28,7 @@ from games.mascarade.models import (
     SwapDecided,
 )
 from tests.cogs.contexts import table_context
-from tests.cogs.payloads import check_embed, check_items, check_panel
+from tests.cogs.payloads import check_embed, check_harmless, check_items, check_panel
 from tests.games.mascarade.conformance import random_custom_set, scramble_unknown
 from tests.games.mascarade.helpers import JUDGE, KING, QUEEN, rigged
 
@@ -247,6 +247,9 @@ def test_a_custom_set_is_parsed_and_checked_by_the_engine() -> None:
     with pytest.raises(Refusal) as unknown:
         parse_characters("Judge, Jester, King", None)
     assert "Jester" in str(unknown.value.params["reason"])
+    with pytest.raises(Refusal) as hostile:
+        parse_characters("Judge, <@123456789012345678> [x](https://evil.example)", None)
+    check_harmless([str(hostile.value.params["reason"])])
     with pytest.raises(Refusal) as no_judge:
         parse_characters("Bishop, King, Queen, Thief, Cheat, Witch", None)
     assert "Judge must always be in" in str(no_judge.value.params["reason"])
