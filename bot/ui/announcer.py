@@ -16,7 +16,7 @@ import discord
 from bot.storage.models import OutboxEntry, OutboxKind
 
 from .i18n import t
-from .limits import CONTENT
+from .limits import CONTENT, cut
 from .presenter import AnyPresenter, TableContext
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def chunks(lines: list[str]) -> list[str]:
         if current and len(current) + len(line) + 1 > CONTENT:
             out.append(current)
             current = ""
-        current = f"{current}\n{line}" if current else line[:CONTENT]
+        current = f"{current}\n{line}" if current else cut(line, CONTENT)
     if current:
         out.append(current)
     return out

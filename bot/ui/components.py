@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
+from .limits import BUTTON_LABEL, PLACEHOLDER, SELECT_OPTIONS, cut
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -68,7 +70,7 @@ class GameButton(
         custom_id = f"gm:{table_id}:{version}:{code}"
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
+                label=cut(label, BUTTON_LABEL),
                 style=style,
                 emoji=emoji,
                 custom_id=custom_id,
@@ -111,8 +113,9 @@ class GameSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"gs:{table_id}:{version}:{code}",
-                options=list(options)[:25] or [discord.SelectOption(label="-", value="-")],
-                placeholder=placeholder[:150] if placeholder else None,
+                options=list(options)[:SELECT_OPTIONS]
+                or [discord.SelectOption(label="-", value="-")],
+                placeholder=cut(placeholder, PLACEHOLDER) if placeholder else None,
                 min_values=min_values,
                 max_values=max_values,
             )
@@ -152,3 +155,8 @@ def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     for item in items:
         view.add_item(item)
     return view
+
+
+def _no_option() -> discord.SelectOption:
+    """Discord refuses a select without options."""
+    return discord.SelectOption(label="-", value="-")
