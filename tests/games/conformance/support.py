@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import pytest
 from hypothesis import Phase, settings
+from pydantic import BaseModel
 
 from games.ai import Level, decision_rng
 from games.base import (
@@ -35,6 +36,7 @@ from games.base import (
     Result,
     Seat,
     View,
+    copy_state,
 )
 from games.entry import AnyGame, GameEntry
 from games.registry import GAMES
@@ -168,6 +170,33 @@ def check_state(game: AnyGame, state: GameState) -> None:
             assert game.prompt_for(state, seat) is None
     if result is not None:
         check_result(state, result)
+    check_copy(game, state, prompts)
+
+
+def check_copy(game: AnyGame, state: GameState, prompts: list[Prompt[Any]]) -> None:
+    """``copy_state`` (what ``apply`` changes) is an equal state sharing nothing
+    mutable with the original, and asks the same: the prompts memoised on a state
+    are the ones built anew for its copy (the memo is not copied)."""
+    twin = copy_state(state)
+    assert twin == state and twin.model_dump() == state.model_dump()
+    _check_unshared(state, twin, "state")
+    assert game.prompts(twin) == prompts, "the memoised prompts are not the state's"
+
+
+def _check_unshared(one: object, other: object, path: str) -> None:
+    if isinstance(one, list | dict | set) or (
+        isinstance(one, BaseModel) and not type(one).model_config.get("frozen")
+    ):
+        assert one is not other, f"{path} is shared by a state and its copy"
+    if isinstance(one, list) and isinstance(other, list):
+        for index, (mine, theirs) in enumerate(zip(one, other, strict=True)):
+            _check_unshared(mine, theirs, f"{path}[{index}]")
+    elif isinstance(one, dict) and isinstance(other, dict):
+        for key, mine in one.items():
+            _check_unshared(mine, other[key], f"{path}[{key!r}]")
+    elif isinstance(one, BaseModel) and isinstance(other, BaseModel):
+        for name, mine in vars(one).items():
+            _check_unshared(mine, vars(other)[name], f"{path}.{name}")
 
 
 def check_result(state: GameState, result: Result) -> None:

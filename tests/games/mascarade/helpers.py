@@ -83,7 +83,7 @@ class Table(EngineTable[MascaradeState, MascaradeChoice]):
 
     def memory(self, viewer: Seat | None, seat: Seat | None, slot: int = 0) -> Memory | None:
         """What ``viewer`` (None: a spectator) shows of a card in its own view."""
-        view = GAME.view(self.state, viewer)
+        view = GAME.view(self.current(), viewer)
         cards = view.centre if seat is None else view.players[seat].cards
         return cards[slot]
 
