@@ -8,7 +8,7 @@ Never edit a released step: append a new one.
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
 
 Migration = tuple[str, ...]
 
@@ -146,31 +146,32 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot."""
 
 
-async def user_version(db: aiosqlite.Connection) -> int:
-    rows = list(await db.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
+def user_version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-async def migrate(db: aiosqlite.Connection) -> int:
+def migrate(db: sqlite3.Connection) -> int:
     """Applies the missing steps, one transaction each; returns the final version.
 
-    ``db`` must be in autocommit mode (``isolation_level=None``). The version is
+    ``db`` must be in autocommit mode (``isolation_level=None``); this runs where
+    the connection lives (the repository's database thread). The version is
     re-read inside each write transaction, so two processes opening the same file
     at once do not apply a step twice."""
-    current = await user_version(db)
+    current = user_version(db)
     if current > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"database schema v{current} is newer than this code (v{SCHEMA_VERSION})"
         )
     for target in range(current + 1, SCHEMA_VERSION + 1):
-        await db.execute("BEGIN IMMEDIATE")
+        db.execute("BEGIN IMMEDIATE")
         try:
-            if await user_version(db) < target:
+            if user_version(db) < target:
                 for statement in MIGRATIONS[target - 1]:
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {target:d}")
-            await db.commit()
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target:d}")
+            db.execute("COMMIT")
         except BaseException:
-            await db.rollback()
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
-    return await user_version(db)
+    return user_version(db)

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -34,6 +35,7 @@ from bot.storage import (
     WrongStatus,
     schema,
 )
+from bot.storage.sqlite import RunOn
 
 GUILD = 100
 TIMEOUTS = Timeouts(turn=60, reaction=20, choice=45)
@@ -55,9 +57,16 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.sqlite3"
 
 
+@pytest.fixture(params=["thread", "loop"])
+def run_on(request: pytest.FixtureRequest) -> RunOn:
+    """Both places the repository can run its units of work."""
+    value: RunOn = request.param
+    return value
+
+
 @pytest.fixture
-async def repo(db_path: Path) -> AsyncIterator[SqliteRepository]:
-    repository = SqliteRepository(db_path, clock=FakeClock())
+async def repo(db_path: Path, run_on: RunOn) -> AsyncIterator[SqliteRepository]:
+    repository = SqliteRepository(db_path, clock=FakeClock(), run_on=run_on)
     await repository.open()
     yield repository
     await repository.close()
@@ -587,10 +596,10 @@ async def test_concurrent_commits_apply_once(repo: SqliteRepository) -> None:
     assert await repo.deadlines() == [deadline(table.id, 1, T0 + winner)]
 
 
-async def test_concurrent_commits_on_two_repositories(db_path: Path) -> None:
+async def test_concurrent_commits_on_two_repositories(db_path: Path, run_on: RunOn) -> None:
     """Two connections on one file (e.g. two processes): still exactly one winner."""
-    first = SqliteRepository(db_path)
-    second = SqliteRepository(db_path)
+    first = SqliteRepository(db_path, run_on=run_on)
+    second = SqliteRepository(db_path, run_on=run_on)
     await first.open()
     await second.open()
     try:
@@ -737,7 +746,7 @@ async def test_end_table_is_one_transaction(
     table = await running(repo)
     original = SqliteRepository._write_status
 
-    async def crash(*args: object) -> None:
+    def crash(*args: object) -> None:
         raise RuntimeError("crash before the status change")
 
     monkeypatch.setattr(SqliteRepository, "_write_status", crash)
@@ -958,7 +967,7 @@ async def test_exception_after_the_last_write_rolls_back(
 ) -> None:
     table = await running(repo)
 
-    async def crash(*args: object) -> None:
+    def crash(*args: object) -> None:
         raise RuntimeError("crash before commit")
 
     monkeypatch.setattr(SqliteRepository, "_touch_table", crash)
@@ -969,27 +978,188 @@ async def test_exception_after_the_last_write_rolls_back(
     assert await play(repo, table.id, 0)
 
 
-async def test_cancelled_commit_rolls_back(
-    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    table = await running(repo)
-    entered = asyncio.Event()
+class Gate:
+    """Holds a unit of work in the database thread until the test opens it."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+
+    def hold(self) -> None:
+        self.entered.set()
+        assert self.opened.wait(10), "the gate was never opened"
+
+    async def wait_entered(self) -> None:
+        assert await asyncio.to_thread(self.entered.wait, 10)
+
+
+@pytest.fixture
+async def threaded(db_path: Path) -> AsyncIterator[SqliteRepository]:
+    repository = SqliteRepository(db_path, clock=FakeClock(), run_on="thread")
+    await repository.open()
+    yield repository
+    await repository.close()
+
+
+def held_events(monkeypatch: pytest.MonkeyPatch, gate: Gate, *, then_fail: bool = False) -> None:
+    """Commits stop in the database thread after writing their events (and then
+    raise, with ``then_fail``)."""
     original = SqliteRepository._insert_events
 
-    async def slow(db: object, events: list[EventRecord]) -> None:
-        await original(db, events)  # type: ignore[arg-type]
-        entered.set()
-        await asyncio.sleep(30)
+    def held(db: sqlite3.Connection, events: list[EventRecord]) -> None:
+        original(db, events)
+        gate.hold()
+        if then_fail:
+            raise RuntimeError("failed after its caller left")
 
-    monkeypatch.setattr(SqliteRepository, "_insert_events", staticmethod(slow))
+    monkeypatch.setattr(SqliteRepository, "_insert_events", staticmethod(held))
+
+
+async def test_a_cancelled_commit_runs_to_its_end_and_its_result_is_discarded(
+    threaded: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the caller never cuts a transaction short: the unit of work
+    finishes in the database thread (here: commits), nobody gets its result, and
+    the connection is left out of any transaction."""
+    repo = threaded
+    table = await running(repo)
+    gate = Gate()
+    held_events(monkeypatch, gate)
     task = asyncio.create_task(play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0)))
-    await asyncio.wait_for(entered.wait(), 5)
+    await gate.wait_entered()
+    await asyncio.sleep(0.01)  # the loop is free while the unit runs
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    gate.opened.set()
+    monkeypatch.undo()
+    state = await repo.load_state(table.id)  # queued behind the held unit
+    assert state is not None and state.version == 1, "the cancelled commit ran to its end"
+    assert [a.version for a in await repo.actions(table.id)] == [0, 1]
+    assert await repo.deadlines() == [deadline(table.id, 1, T0)]
+    assert await play(repo, table.id, 1), "not left inside a transaction"
+
+
+async def test_a_unit_failing_after_its_caller_left_rolls_back_quietly(
+    threaded: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = threaded
+    table = await running(repo)
+    gate = Gate()
+    held_events(monkeypatch, gate, then_fail=True)
+    errors: list[dict[str, object]] = []
+    asyncio.get_running_loop().set_exception_handler(lambda loop, context: errors.append(context))
+    task = asyncio.create_task(play(repo, table.id, 0, next_deadline=deadline(table.id, 1, T0)))
+    await gate.wait_entered()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    gate.opened.set()
     monkeypatch.undo()
     await assert_untouched_after_v0(repo, table)
     assert await play(repo, table.id, 0)
+    assert errors == [], "the discarded exception is not reported as never retrieved"
+
+
+async def test_a_caller_cancelled_while_its_unit_waits_still_gets_it_run(
+    threaded: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A unit submitted behind another one is not dropped when its caller gives
+    up: whatever was submitted happens, in the order it was submitted."""
+    repo = threaded
+    first, second = await running(repo), await running(repo, channel_id=11)
+    gate = Gate()
+    held_events(monkeypatch, gate)
+    held = asyncio.create_task(play(repo, first.id, 0))
+    await gate.wait_entered()
+    waiting = asyncio.create_task(repo.set_status(second.id, TableStatus.CANCELLED))
+    await asyncio.sleep(0.01)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    gate.opened.set()
+    assert await held
+    assert await status_of(repo, second.id) is TableStatus.CANCELLED
+
+
+async def test_close_finishes_the_submitted_work_then_refuses_more(
+    threaded: SqliteRepository, db_path: Path
+) -> None:
+    repo = threaded
+    tables = [await running(repo, channel_id=channel) for channel in range(20, 30)]
+    plays = [asyncio.create_task(play(repo, table.id, 0)) for table in tables]
+    await asyncio.sleep(0)  # every play has submitted its unit
+    await repo.close()
+    assert all(task.done() and task.result() for task in plays)
+    assert raw(db_path, "SELECT COUNT(*) FROM states WHERE version = 1") == [(len(tables),)]
+    with pytest.raises(RuntimeError, match="not open"):
+        await repo.get_table(tables[0].id)
+    await repo.close()  # idempotent
+
+
+async def test_units_run_on_the_database_thread_or_the_loop(
+    repo: SqliteRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await running(repo)
+    threads: list[threading.Thread] = []
+    original = SqliteRepository._touch_table
+
+    def touch(db: sqlite3.Connection, table_id: int, now: float) -> None:
+        threads.append(threading.current_thread())
+        original(db, table_id, now)
+
+    monkeypatch.setattr(SqliteRepository, "_touch_table", staticmethod(touch))
+    assert await play(repo, table.id, 0)
+    on_loop = threads == [threading.current_thread()]
+    assert on_loop is (repo.run_on == "loop")
+
+
+async def test_a_cancelled_open_leaves_the_repository_closed(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cancelled open's thread finishes connecting after a new open() and
+    closes its own connection, not the new one."""
+    gate = Gate()
+    original = SqliteRepository._connect
+    calls = 0
+
+    def connect(self: SqliteRepository) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            gate.hold()
+        original(self)
+
+    monkeypatch.setattr(SqliteRepository, "_connect", connect)
+    repository = SqliteRepository(db_path, run_on="thread")
+    opening = asyncio.create_task(repository.open())
+    await gate.wait_entered()
+    opening.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    with pytest.raises(RuntimeError, match="not open"):
+        await repository.get_table(1)
+    await repository.open()
+    try:
+        gate.opened.set()
+        await asyncio.sleep(0.05)  # the first thread connects, then disconnects
+        assert await repository.get_table(1) is None
+        assert calls == 2
+    finally:
+        await repository.close()
+
+
+async def test_every_call_lets_other_tasks_run(repo: SqliteRepository) -> None:
+    """On the loop too: a caller making call after call does not hold the loop."""
+    ran = asyncio.Event()
+    asyncio.get_running_loop().call_soon(ran.set)
+    await repo.get_table(1)
+    assert ran.is_set()
+
+
+def test_run_on_is_checked() -> None:
+    with pytest.raises(ValueError, match="run_on"):
+        SqliteRepository(":memory:", run_on="elsewhere")  # type: ignore[arg-type]
 
 
 # --- rendering marks ------------------------------------------------------------
