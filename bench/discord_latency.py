@@ -1,41 +1,66 @@
-"""Interaction latency and throughput of the bot with many concurrent Complots tables.
+"""Interaction latency, throughput and cost of the bot process with many concurrent
+Complots tables.
 
-    .venv/bin/python -m bench.discord_latency [--tables 10 100 500] [--seconds 20]
+    .venv/bin/python -m bench.discord_latency [--tables 10 100 500 1000] [--seconds 20]
+        [--pace 0] [--profile FILE]
 
 For each table count: one fake Discord (tests/e2e/fake_discord: real HTTP and a
-real websocket on 127.0.0.1), one guild, one channel per table, 4 users per
-table, and our bot (``GameMasterBot``) with a temp SQLite file and
-``render_interval=1.0`` (the production default). Every table is opened,
-joined and started by clicks (not timed). Then, for ``--seconds``, one asyncio
-task per table plays random legal Complots steps through the UI, waiting for
-each answer before its next click, like a human: the prompted players and
-their legal choices come from ``bot.tables.snapshot`` + ``game.prompts`` (an
-oracle read, not timed); the click uses the custom_id shown on the *latest*
-table message (a choice the message does not show yet waits for the
-renderer's next edit). Private choices go through the ephemeral panel (a
-click, then a select: both count). Which clicks make a choice, and whether the
-bot refused one, come from the e2e harness (tests/e2e/bot/harness.py:
-``clicks_for``, ``panel_select``, ``refusal``), as its ``Table.play`` uses them.
-A click refused as stale is counted, and retried after the table message
-changed. A finished game is replaced by a rematch in the same channel
-(Rematch, then Start: both count).
+real websocket on 127.0.0.1) in this process, one guild, one channel per table, 4
+users per table, and the bot in ITS OWN process: ``python -m bot`` (as
+tests/e2e/bot/test_process.py runs it) with a temp ``DATABASE_PATH``,
+``RENDER_INTERVAL=1.0`` (the production default), ``LOG_LEVEL=WARNING`` and every
+other setting at the bot's default. So the fake's and the simulated players' work
+is billed to this process, not to the bot; on a 2-core machine both still share
+the cores (the load average is printed).
 
-Latency is the fake's ``InteractionRecord.latency``: from the INTERACTION_CREATE
-frame written to the bot's socket to the bot's callback POST received. The fake
-keeps Discord's 3-second deadline: later callbacks are refused (404 / 10062)
-and counted as misses.
+Every table is opened, joined and started by clicks (not timed), and the bot's
+output drained (every table message rendered, the outbox empty). Then, for
+``--seconds``, one asyncio task per table plays random legal Complots steps
+through the UI, waiting for each answer before its next click, like a human: the
+prompted players and their legal choices come from the bot's database, read
+(read-only) by this process (``bench.botproc.Oracle``; not timed); the click uses
+the custom_id shown on the *latest* table message (a choice the message does not
+show yet waits for its next version). Private choices go through the ephemeral
+panel (a click, then a select: both count). Which clicks make a choice, and
+whether the bot refused one, come from the e2e harness (``clicks_for``,
+``panel_select``, ``refusal``). A click refused as stale is counted, and retried
+after the table message changed. A finished game is replaced by a rematch in the
+same channel (Rematch, then Start: both count).
 
-The fake, the bot and the simulated players share ONE event loop in ONE
-process: every millisecond the fake and the players spend is a millisecond the
-bot is not running, so these figures understate what a separate bot process
-would do. It is what a 2-core box can run. Nothing here is asserted: it is a
-measurement, not a test.
+Figures, per table count:
 
-Waiting: a simulated player waits for *its* answer by swapping the record's
-``callbacks`` list (and the table message's ``history``) for a list that wakes
-it on append, instead of ``InteractionRecord.wait_response()``: the fake's
-``wait_for`` wakes every waiter on every change of the fake, which would cost
-O(tables) task switches per request and swamp the loop at 500 tables.
+* clicks/s and the latency of every click: the fake's ``InteractionRecord.latency``,
+  from the INTERACTION_CREATE frame written to the bot's socket to its callback
+  received; p50, p99, max. The fake keeps Discord's 3-second deadline: later
+  answers are refused (404 / 10062) and counted as expired (">3 s": 0 is the goal).
+* the table-message delay: from the accepted step's answer reaching the fake to
+  the fake storing a version of the table message that shows the step's state
+  version (its buttons carry it) or the finished table. It is read from what the
+  fake stored for that message (its timed history), whichever way it came: an
+  interaction update (type 7: then 0) or a REST edit by the bot's renderer.
+  Public steps (a button on the table message) and panel steps (a select in the
+  clicker's ephemeral panel) apart.
+* REST calls per accepted step that count against Discord's global rate limit:
+  every request the bot made during the timed phase (``fake.requests``) except
+  interaction callbacks and interaction webhooks (``/interactions/``,
+  ``/webhooks/``), over the accepted game steps (Rematch and Start calls are in the
+  numerator, not the denominator).
+* the CPU split over the timed phase: the bot process's CPU seconds
+  (/proc/<pid>/stat utime + stime, all its threads) against this process's
+  (``os.times()``: the fake and the players), with the load average.
+* how late this process's event loop ran during the timed phase: the fake
+  receives the bot's answers there, so seconds of lag would be billed to the bot.
+  This process freezes what the setup built (``gc.freeze``) and collects no
+  garbage while timed (the fake keeps every version of every message: a full
+  collection over that took up to a second at 500 tables).
+
+``--pace S``: each table waits a random think time (exponential, mean S seconds,
+seeded per table) before each step, as people do; 0 (the default) clicks again as
+soon as the previous answer came, which measures the bot's ceiling. ``--profile
+FILE``: the bot process runs under cProfile (slower: figures taken so are not
+comparable) and writes its profile to FILE.<tables> when it stops.
+
+Nothing is asserted: it is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -43,7 +68,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import math
 import os
 import random
@@ -51,16 +75,27 @@ import re
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
 
-from bot.app import GameMasterBot
-from bot.config import Settings
-from bot.storage.models import TableStatus
-from bot.tables import Snapshot
+from bench.botproc import (
+    BotProcess,
+    Oracle,
+    TableView,
+    Watched,
+    bot_process,
+    load_text,
+    percentile,
+    rate_limited,
+    request_kinds,
+    shown_versions,
+    time_requests,
+    wait_until,
+    watched_history,
+)
 from bot.ui.i18n import t
+from games.registry import GAMES
 from tests.e2e.bot.harness import Clicks, buttons_on, clicks_for, panel_select, refusal
 from tests.e2e.fake_discord import (
     CallbackRecord,
@@ -72,8 +107,6 @@ from tests.e2e.fake_discord import (
     StoredMessage,
 )
 
-T = TypeVar("T")
-
 PLAYERS = 4
 RENDER_INTERVAL = 1.0
 RESPONSE_DEADLINE = 3.0
@@ -81,37 +114,14 @@ ANSWER_TIMEOUT = 10.0
 """Seconds a simulated player waits for any callback before counting an error."""
 RENDER_TIMEOUT = 5.0
 """Seconds a player waits for the table message to change before counting an error."""
-SETUP_LIMIT = 180.0
+SETUP_LIMIT = 300.0
 SETUP_CONCURRENCY = 25
+DRAIN_LIMIT = 120.0
+SETTLE = 3.0
+"""Seconds after the timed phase before table-message delays are read (late edits)."""
 STALE = t("refusal.stale", "en")
-LOGGERS = ("discord", "bot")
-
-
-class Watched(list[T]):
-    """A list that wakes its waiter when it grows (the fake only appends to these)."""
-
-    def __init__(self, items: Iterable[T] = ()) -> None:
-        super().__init__(items)
-        self._grew = asyncio.Event()
-
-    def append(self, item: T) -> None:
-        super().append(item)
-        self._grew.set()
-
-    async def longer_than(self, length: int, timeout: float) -> bool:
-        """Wait until more than ``length`` items are in; False after ``timeout`` s."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while len(self) <= length:
-            remaining = end - loop.time()
-            if remaining <= 0:
-                return False
-            self._grew.clear()
-            try:
-                await asyncio.wait_for(self._grew.wait(), remaining)
-            except TimeoutError:
-                return len(self) > length
-        return True
+GAME = GAMES["complots"]
+RUNNING, FINISHED, LOBBY = "running", "finished", "lobby"
 
 
 def watched_callbacks(record: InteractionRecord) -> Watched[CallbackRecord]:
@@ -120,13 +130,32 @@ def watched_callbacks(record: InteractionRecord) -> Watched[CallbackRecord]:
     return record.callbacks
 
 
-def watched_history(message: StoredMessage) -> Watched[dict[str, Any]]:
-    if not isinstance(message.history, Watched):
-        message.history = Watched(message.history)
-    return message.history
-
-
 # --- figures ---------------------------------------------------------------------------
+
+
+@dataclass
+class Shown:
+    """An accepted step, to be found on its table message."""
+
+    kind: str
+    """"public" (a button of the table message) or "panel" (a select of a panel)."""
+    table_id: int
+    message: StoredMessage
+    seen: int
+    """How many versions the table message had when the answering interaction left."""
+    version: int
+    """The state version the step made."""
+    answered_at: float
+    """When the accepted answer reached the fake (monotonic)."""
+
+    def delay(self) -> float | None:
+        """Seconds from the answer to the first stored version showing the step."""
+        history = watched_history(self.message)
+        for index in range(self.seen, len(history)):
+            highest, finished = shown_versions(history[index], self.table_id)
+            if highest >= self.version or finished:
+                return max(0.0, history.times[index] - self.answered_at)
+        return None
 
 
 @dataclass
@@ -140,7 +169,11 @@ class Stats:
     steps: int = 0
     games: int = 0
     render_waits: int = 0
+    slow_renders: int = 0
+    """Waits for the table message given up after RENDER_TIMEOUT (the player looks again)."""
     errors: Counter[str] = field(default_factory=Counter)
+    shown: list[Shown] = field(default_factory=list)
+    answer_types: Counter[str] = field(default_factory=Counter)
 
     def count(self, kind: str, record: InteractionRecord) -> None:
         self.clicks += 1
@@ -156,39 +189,45 @@ class Stats:
         return [x for values in self.latencies.values() for x in values]
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile of ``values`` (NaN when empty)."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+@dataclass
+class Cost:
+    """What the timed phase cost: CPU of both processes, the bot's REST calls."""
+
+    bot_cpu: float = math.nan
+    bench_cpu: float = math.nan
+    rest: int = 0
+    rest_kinds: Counter[str] = field(default_factory=Counter)
+    exempt: int = 0
+    """Interaction callbacks and webhooks (outside the global rate limit)."""
+    committed: int = 0
+    """Action records the bot wrote during the timed phase: accepted steps, and steps
+    committed whose answer came too late, timeouts, starts."""
 
 
-class LogCounter(logging.Handler):
-    """Counts WARNING+ records of the "discord" and "bot" loggers, by message."""
+class LoopLag:
+    """How late this process's event loop runs (the fake and the players): a task
+    that sleeps ``TICK`` s again and again records how much later it woke. Seconds
+    of lag here would be the bench's fault, not the bot's."""
+
+    TICK = 0.05
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: Counter[tuple[int, str]] = Counter()
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
 
-    def emit(self, record: logging.LogRecord) -> None:
-        text = f"{record.levelname} {record.name}: "
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            text += f"[{type(error).__name__}: {error}] "
-        text += record.getMessage()
-        self.records[(record.levelno, re.sub(r"\d{3,}", "N", text)[:150])] += 1
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch())
 
-    def install(self) -> None:
-        for name in LOGGERS:
-            logging.getLogger(name).addHandler(self)
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
 
-    def uninstall(self) -> None:
-        for name in LOGGERS:
-            logging.getLogger(name).removeHandler(self)
-
-    def clear(self) -> None:
-        self.records.clear()
+    async def _watch(self) -> None:
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(self.TICK)
+            self.lags.append(time.monotonic() - began - self.TICK)
 
 
 @dataclass
@@ -198,12 +237,15 @@ class Result:
     seconds: float = 0.0
     stats: Stats = field(default_factory=Stats)
     setup: Stats = field(default_factory=Stats)
-    log: Counter[tuple[int, str]] = field(default_factory=Counter)
-    closing_log: Counter[tuple[int, str]] = field(default_factory=Counter)
-    """Records logged after the timed phase, while the bot closed."""
+    cost: Cost = field(default_factory=Cost)
+    log: Counter[str] = field(default_factory=Counter)
     note: str = ""
+    load_before: tuple[float, float, float] = (math.nan, math.nan, math.nan)
     load: tuple[float, float, float] = (math.nan, math.nan, math.nan)
-    """The machine's load average (1, 5, 15 min) when the row was done."""
+    """The machine's load average (1, 5, 15 min) at the end of the timed phase."""
+    exit_code: int | None = None
+    lags: list[float] = field(default_factory=list)
+    """Lateness of this process's event loop during the timed phase (LoopLag)."""
 
 
 # --- the world ---------------------------------------------------------------------------
@@ -239,29 +281,19 @@ def build_world(fake: FakeDiscord, tables: int) -> list[Seating]:
     return seatings
 
 
-def make_bot(fake: FakeDiscord, folder: Path) -> GameMasterBot:
-    settings = Settings(
-        _env_file=None,
-        discord_token=fake.token,
-        database_path=folder / "tables.sqlite3",
-        render_interval=RENDER_INTERVAL,
-    )
-    return GameMasterBot(settings, guild_ready_timeout=0.01)
-
-
 # --- one run -----------------------------------------------------------------------------
 
 
 class Run:
-    """The bot, the fake and the simulated players of one table count."""
+    """The fake and the simulated players of one table count (the bot is elsewhere)."""
 
-    def __init__(self, fake: FakeDiscord, bot: GameMasterBot, seatings: list[Seating]) -> None:
+    def __init__(self, fake: FakeDiscord, oracle: Oracle, seatings: list[Seating]) -> None:
         self.fake = fake
-        self.bot = bot
+        self.oracle = oracle  # where players read the true state (not timed)
         self.seatings = seatings
-        self.oracle = bot.tables  # where players read the true state (not timed)
-        self.game = bot.tables.game("complots")
         self.stats = Stats()
+        self.pace = 0.0
+        """Mean think time (s) of a table before each step; 0: at once."""
 
     # --- talking to the bot ---
 
@@ -279,7 +311,11 @@ class Run:
         if not answered:
             self.stats.error(f"no answer to a {kind} within {ANSWER_TIMEOUT:.0f} s")
             return None
-        return record if record.response is not None else None
+        response = record.response
+        if response is None:
+            return None
+        self.stats.answer_types[f"{kind}: type {response.type}"] += 1
+        return record
 
     async def click(
         self, kind: str, user: FakeUser, message: StoredMessage, custom_id: str
@@ -301,26 +337,30 @@ class Run:
             self.stats.error(f"{kind} refused: {refused}")
         return refused is None
 
-    def table_message(self, snapshot: Snapshot) -> StoredMessage | None:
-        message_id = snapshot.table.message_id
-        return None if message_id is None else self.fake.message(message_id)
+    def table_message(self, view: TableView) -> StoredMessage | None:
+        if view.message_id is None:
+            return None
+        try:
+            return self.fake.message(view.message_id)
+        except LookupError:
+            return None
 
     async def wait_for_edit(self, message: StoredMessage, seen: int, until: float) -> None:
-        """Wait until ``message`` has more than ``seen`` versions (the renderer edited it)."""
+        """Wait until ``message`` has more than ``seen`` versions (the bot changed it)."""
         timeout = min(RENDER_TIMEOUT, until - time.monotonic())
         if timeout <= 0:
             return
         edited = await watched_history(message).longer_than(seen, timeout)
         if not edited and timeout >= RENDER_TIMEOUT:
-            self.stats.error(f"table message not edited within {RENDER_TIMEOUT:.0f} s")
+            self.stats.slow_renders += 1
 
     async def wait_for_message(self, seating: Seating, until: float) -> StoredMessage | None:
-        """The table's message once the renderer posted it (polled: rare)."""
+        """The table's message once the bot posted it (polled: rare)."""
         while time.monotonic() < until:
-            table = await self.oracle.repo.get_table(seating.table_id)
-            if table is not None and table.message_id is not None:
-                return self.fake.message(table.message_id)
-            await asyncio.sleep(0.1)
+            view = self.oracle.table(seating.table_id)
+            if view is not None and (message := self.table_message(view)) is not None:
+                return message
+            await asyncio.sleep(0.05)
         return None
 
     # --- setup (not timed) ---
@@ -328,18 +368,19 @@ class Run:
     async def open_table(self, seating: Seating) -> None:
         creator = seating.users[0]
         if await self.answer("lobby", self.fake.slash(creator, seating.channel, "complots")):
-            table = await self.oracle.table_in_channel(seating.channel.id)
-            seating.table_id = 0 if table is None else table.id
+            seating.table_id = self.oracle.open_table_in_channel(seating.channel.id) or 0
 
     async def join_table(self, seating: Seating) -> None:
         message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
         if message is None:
+            self.stats.error("no lobby message")
             return
         join = buttons_on(message)["ui.join"]
         joiners = seating.users[1:]
         answers = [await self.answer("lobby", self.fake.click(u, message, join)) for u in joiners]
         # An accepted Join answers a line alone too: the table tells who sat down.
-        seated = {seat.user_id for seat in (await self.oracle.snapshot(seating.table_id)).seats}
+        view = self.oracle.table(seating.table_id)
+        seated = set() if view is None else set(view.seat_users)
         for user, record in zip(joiners, answers, strict=True):
             if record is not None and user.id not in seated:
                 self.stats.error(f"lobby refused: {record.message.content}")
@@ -348,13 +389,16 @@ class Run:
         message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
         if message is None:
             return
-        start = buttons_on(message)["ui.start"]
+        start = buttons_on(message).get("ui.start")
+        if start is None:
+            self.stats.error("no Start button on the lobby")
+            return
         seating.running = bool(await self.click("lobby", seating.users[0], message, start))
 
     async def for_each(
         self, seatings: list[Seating], action: Callable[[Seating], Awaitable[None]]
     ) -> None:
-        """``action`` on every seating, a few at a time; then let the renderer catch up."""
+        """``action`` on every seating, a few at a time."""
         limit = asyncio.Semaphore(SETUP_CONCURRENCY)
 
         async def one(seating: Seating) -> None:
@@ -362,7 +406,6 @@ class Run:
                 await action(seating)
 
         await asyncio.gather(*(one(s) for s in seatings))
-        await self.bot.renderer.drain(timeout=60.0)
 
     async def set_up(self) -> None:
         await self.for_each(self.seatings, self.open_table)
@@ -370,11 +413,21 @@ class Run:
         await self.for_each(opened, self.join_table)
         await self.for_each(opened, self.start_table)
 
+    async def drain(self) -> bool:
+        """Wait until every table message shows its table and the outbox is empty."""
+        try:
+            await wait_until(lambda: self.oracle.owed() == (0, 0), DRAIN_LIMIT, "drain", 0.2)
+        except TimeoutError:
+            return False
+        return True
+
     # --- the timed phase ---
 
     async def play(self, seating: Seating, until: float) -> None:
         rng = random.Random(seating.channel.id)
         while time.monotonic() < until:
+            if self.pace:
+                await asyncio.sleep(rng.expovariate(1 / self.pace))
             try:
                 await self.step(seating, rng, until)
             except Exception as error:  # a surprise must not end the table's task
@@ -383,48 +436,63 @@ class Run:
 
     async def step(self, seating: Seating, rng: random.Random, until: float) -> None:
         """One random legal step of one table, through the latest table message."""
-        snapshot = await self.oracle.snapshot(seating.table_id)
-        message = self.table_message(snapshot)
-        if message is None:
+        view = self.oracle.table(seating.table_id)
+        message = None if view is None else self.table_message(view)
+        if view is None or message is None:
             await asyncio.sleep(0.1)
             return
-        if snapshot.table.status is TableStatus.FINISHED:
-            await self.rematch(seating, snapshot, message, until)
+        watched_history(message)
+        if view.status == FINISHED:
+            await self.rematch(seating, view, message, until)
             return
-        if snapshot.table.status is TableStatus.LOBBY:
-            await self.start_rematch(snapshot, message, until)
+        if view.status == LOBBY:
+            await self.start_rematch(view, message, until)
             return
-        moves = self.moves(snapshot, message)
+        moves = self.moves(view, message)
         if not moves:
             self.stats.render_waits += 1
             await self.wait_for_edit(message, len(message.history), until)
             return
-        await self.make(rng.choice(moves), message)
+        await self.make(rng.choice(moves), view, message)
 
-    def moves(self, snapshot: Snapshot, message: StoredMessage) -> list[Move]:
+    def moves(self, view: TableView, message: StoredMessage) -> list[Move]:
         """Every legal (prompted player, choice) whose button the table message shows."""
-        if snapshot.state is None or snapshot.table.status is not TableStatus.RUNNING:
+        if view.state is None or view.status != RUNNING:
             return []
         shown = buttons_on(message)
         moves = []
-        for prompt in self.game.prompts(snapshot.state):
-            user = self.fake.store.users[snapshot.seats[prompt.player].user_id]
+        for prompt in GAME.prompts(view.state):
+            user = self.fake.store.users[view.seat_users[prompt.player]]
             for choice in prompt.choices:
                 clicks = clicks_for(shown, choice)
                 if clicks is not None:
                     moves.append(Move(user, clicks))
         return moves
 
-    async def make(self, move: Move, message: StoredMessage) -> None:
+    async def make(self, move: Move, view: TableView, message: StoredMessage) -> None:
         value = move.clicks.value
         kind = "choice" if value is None else "panel"
+        seen = len(message.history)
         record = await self.click(kind, move.user, message, move.clicks.custom_id)
         if record is None:
             return
         if value is not None:
+            seen = len(message.history)
             record = await self.choose_in_panel(move.user, record, value)
-        if record is not None:
-            self.stats.steps += 1
+        if record is None or record.response is None:
+            return
+        self.stats.steps += 1
+        answered_at = record.created_at + record.response.latency
+        self.stats.shown.append(
+            Shown(
+                "public" if value is None else "panel",
+                view.id,
+                message,
+                seen,
+                (view.version or 0) + 1,
+                answered_at,
+            )
+        )
 
     async def choose_in_panel(
         self, user: FakeUser, panel: InteractionRecord, value: str
@@ -438,7 +506,7 @@ class Run:
         return record if record is not None and self.accepted("select", record) else None
 
     async def rematch(
-        self, seating: Seating, snapshot: Snapshot, message: StoredMessage, until: float
+        self, seating: Seating, view: TableView, message: StoredMessage, until: float
     ) -> None:
         """Replace a finished game: Rematch on its message opens a new lobby (same players)."""
         button = buttons_on(message).get("ui.rematch")
@@ -446,24 +514,24 @@ class Run:
             self.stats.render_waits += 1
             await self.wait_for_edit(message, len(message.history), until)
             return
-        user = self.fake.store.users[snapshot.seats[0].user_id]
+        user = self.fake.store.users[view.seat_users[0]]
         if await self.click("lobby", user, message, button) is None:
             return
         self.stats.games += 1
-        table = await self.oracle.table_in_channel(seating.channel.id)
-        if table is None:
+        table_id = self.oracle.open_table_in_channel(seating.channel.id)
+        if table_id is None:
             self.stats.error("no lobby after a rematch")
             return
-        seating.table_id = table.id
+        seating.table_id = table_id
 
-    async def start_rematch(self, snapshot: Snapshot, message: StoredMessage, until: float) -> None:
-        """Its creator starts a rematch lobby (once the renderer shows it)."""
+    async def start_rematch(self, view: TableView, message: StoredMessage, until: float) -> None:
+        """Its creator starts a rematch lobby (once the table message shows it)."""
         button = buttons_on(message).get("ui.start")
         if button is None:
             self.stats.render_waits += 1
             await self.wait_for_edit(message, len(message.history), until)
             return
-        creator = self.fake.store.users[snapshot.table.creator_id]
+        creator = self.fake.store.users[view.creator_id]
         await self.click("lobby", creator, message, button)
 
     async def timed(self, seconds: float) -> float:
@@ -477,44 +545,77 @@ class Run:
 # --- driver ------------------------------------------------------------------------------
 
 
-async def measure(tables: int, seconds: float, log: LogCounter) -> Result:
-    """One row: a fresh fake, world, database and bot for ``tables`` tables."""
-    with tempfile.TemporaryDirectory(prefix="bench-discord-") as folder:
+async def measure(tables: int, seconds: float, pace: float, profile: str | None) -> Result:
+    """One row: a fresh fake, world, database and bot process for ``tables`` tables."""
+    with tempfile.TemporaryDirectory(prefix="bench-discord-") as name:
+        folder = Path(name)
+        database = folder / "tables.sqlite3"
         async with FakeDiscord(response_deadline=RESPONSE_DEADLINE) as fake:
+            time_requests(fake)
             seatings = build_world(fake, tables)
-            bot = make_bot(fake, Path(folder))
-            async with fake.running(bot, timeout=60.0):
-                result = await run_phases(Run(fake, bot, seatings), seconds, log)
+            env = {"RENDER_INTERVAL": str(RENDER_INTERVAL)}
+            profiled = None if profile is None else Path(f"{profile}.{tables}").resolve()
+            async with bot_process(fake, folder, database, env, profile=profiled) as bot:
+                oracle = Oracle(database)
+                run = Run(fake, oracle, seatings)
+                run.pace = pace
+                try:
+                    result = await run_phases(run, bot, seconds)
+                finally:
+                    oracle.close()
+            result.exit_code = bot.process.returncode
+            result.log = bot.log_counts()
             result.note = "; ".join(filter(None, [result.note, fake_health(fake)]))
     return result
 
 
-def measure_in_new_loop(tables: int, seconds: float) -> Result:
-    """``measure`` in its own event loop; the bot's logs are counted until the loop is
-    gone (render workers that outlive the bot's close log there, not on stderr)."""
-    log = LogCounter()
-    log.install()
-    try:
-        result = asyncio.run(measure(tables, seconds, log))
-    finally:
-        log.uninstall()
-    result.closing_log = Counter(log.records) - result.log
-    result.load = os.getloadavg()
-    return result
-
-
-async def run_phases(run: Run, seconds: float, log: LogCounter) -> Result:
-    """Set every table up (within SETUP_LIMIT), then the timed phase."""
+async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
+    """Set every table up (within SETUP_LIMIT), drain, then the timed phase."""
     began = time.monotonic()
     finished = await set_up_within_limit(run)
+    drained = finished and await run.drain()
     result = Result(len(run.seatings), time.monotonic() - began, setup=run.stats)
-    result.note = setup_note(run, finished)
-    if finished:
-        gc.collect()
-        run.stats = result.stats
-        log.clear()
+    result.note = setup_note(run, finished, drained)
+    if not finished:
+        return result
+    gc.collect()
+    gc.freeze()  # the world and the setup's records stay: no collection walks them again
+    run.stats = result.stats
+    fake = run.fake
+    requests = time_requests(fake)
+    first = len(requests)
+    result.load_before = os.getloadavg()
+    bot_cpu, bench = bot.cpu_seconds(), os.times()
+    lag = LoopLag()
+    lag.start()
+    gc.disable()  # no collection pauses in this process while it is timed
+    wall_began = time.time()
+    timed_began = time.monotonic()
+    try:
         result.seconds = await run.timed(seconds)
-    result.log = Counter(log.records)
+    finally:
+        gc.enable()
+    timed_ended = time.monotonic()
+    wall_ended = time.time()
+    await lag.stop()
+    result.lags = lag.lags
+    after = os.times()
+    result.cost.bot_cpu = bot.cpu_seconds() - bot_cpu
+    result.cost.bench_cpu = (after.user + after.system) - (bench.user + bench.system)
+    result.load = os.getloadavg()
+    window = [
+        record
+        for record, at in zip(requests[first:], requests.times[first:], strict=True)
+        if timed_began <= at <= timed_ended
+    ]
+    limited = rate_limited(window)
+    result.cost.rest = len(limited)
+    result.cost.exempt = len(window) - len(limited)
+    result.cost.rest_kinds = request_kinds(fake, limited)
+    result.cost.committed = run.oracle.rows(
+        "SELECT count(*) FROM actions WHERE created_at BETWEEN ? AND ?", (wall_began, wall_ended)
+    )[0][0]
+    await asyncio.sleep(SETTLE)  # table-message versions still on their way
     return result
 
 
@@ -526,126 +627,200 @@ async def set_up_within_limit(run: Run) -> bool:
     return True
 
 
-def setup_note(run: Run, finished: bool) -> str:
+def setup_note(run: Run, finished: bool, drained: bool) -> str:
     ready, tables = sum(s.running for s in run.seatings), len(run.seatings)
     if not finished:
         return (
             f"setup took over {SETUP_LIMIT:.0f} s ({ready}/{tables} tables started):"
             " no timed phase, no figures"
         )
+    notes = []
     if ready < tables:
-        return f"only {ready}/{tables} tables started; the timed phase used those"
-    return ""
+        notes.append(f"only {ready}/{tables} tables started; the timed phase used those")
+    if not drained:
+        notes.append(f"the bot's output was not drained within {DRAIN_LIMIT:.0f} s")
+    return "; ".join(notes)
 
 
 def fake_health(fake: FakeDiscord) -> str:
     problems = [f"fake internal errors: {len(fake.server_errors)}"] if fake.server_errors else []
     if fake.unknown_routes:
         problems.append(f"unknown routes: {sorted(set(fake.unknown_routes))}")
-    if fake.store.changes.crashes:
-        problems.append(f"client crashed: {fake.store.changes.crashes[0]!r}")
     return "; ".join(problems)
 
 
 # --- printing ----------------------------------------------------------------------------
 
-COLUMNS = (
-    f"{'tables':>6} {'setup s':>8} {'clicks':>7} {'clicks/s':>9} {'p50 ms':>8} {'p90 ms':>8}"
-    f" {'p99 ms':>8} {'max ms':>8} {'stale':>6} {'errors':>7} {'>3 s':>5} {'log err':>8}"
+LATENCY_COLUMNS = (
+    f"{'tables':>6} {'setup s':>8} {'clicks':>7} {'clicks/s':>9} {'p50 ms':>8} {'p99 ms':>8}"
+    f" {'max ms':>8} {'>3 s':>5} {'stale':>6} {'errors':>7} {'bot log':>8}"
+)
+COST_COLUMNS = (
+    f"{'tables':>6} {'steps/s':>8} {'msg p50':>8} {'msg p99':>8} {'panel p50':>10}"
+    f" {'panel p99':>10} {'REST/step':>10} {'REST/s':>7} {'bot CPU':>8} {'bench CPU':>10}"
+    f" {'load 1m':>8}"
 )
 
 
-def print_header(seconds: float) -> None:
-    print("Interaction latency of GameMasterBot on the fake Discord (bench.discord_latency)")
+def print_header(seconds: float, pace: float) -> None:
+    print("Interaction latency and cost of the bot process (bench.discord_latency)")
     print(
-        "One process, ONE event loop shared by the fake Discord (HTTP + websocket on\n"
-        "127.0.0.1), the bot and the simulated players: the fake's and the players' CPU\n"
-        "time is charged to the bot, so a separate bot process would do better than this."
-    )
-    print(
-        f"{PLAYERS} players per table, one channel per table, render_interval="
+        "The bot runs alone in its own process (python -m bot); the fake Discord and the\n"
+        "simulated players run in this one (both on this machine's cores: see the load).\n"
+        f"{PLAYERS} players per table, one channel per table, RENDER_INTERVAL="
         f"{RENDER_INTERVAL} s, deadline {RESPONSE_DEADLINE} s,\n"
         f"{seconds:g} s timed per row; a finished game is replaced by a rematch in the same\n"
-        "channel (Rematch + Start, both counted). Players read the true state (not timed)\n"
-        "through bot.tables.snapshot: the bot's repository and its lock (this adds load).\n"
+        "channel (Rematch + Start, both counted). "
+        + (
+            f"Each table thinks {pace:g} s on average before a step.\n"
+            if pace
+            else "Each table steps again as soon as it was answered.\n"
+        )
+        + "Players read the true state from the\n"
+        "bot's database (read-only, not timed).\n"
         "Latency: INTERACTION_CREATE written -> callback received, as the fake records it;\n"
-        "'>3 s': answers that missed Discord's deadline (or never came); 'log err': ERROR\n"
-        "records of the discord and bot loggers during the timed phase."
+        "'>3 s': answers that missed Discord's deadline (or never came); 'bot log':\n"
+        "WARNING/ERROR lines the bot process logged (whole run)."
     )
-    print(f"Load average before (1, 5, 15 min): {load_text(os.getloadavg())}")
+    print(f"Load average before (1, 5, 15 min): {load_text()}", flush=True)
+
+
+def print_tables(results: list[Result]) -> None:
     print()
-    print(COLUMNS)
+    print(LATENCY_COLUMNS)
+    for result in results:
+        print_latency_row(result)
+    print()
+    print(
+        "Table message: answer -> the fake stores a version showing the step (ms), public\n"
+        "steps ('msg') and panel steps apart; REST calls under the global rate limit per\n"
+        "accepted step and per second; CPU seconds of the bot process vs this process\n"
+        "(the fake + players) over the timed phase, and the load average after it."
+    )
+    print(COST_COLUMNS)
+    for result in results:
+        print_cost_row(result)
 
 
-def print_row(result: Result) -> None:
+def ms(values: list[float], p: float) -> str:
+    return f"{1000 * percentile(values, p):.1f}"
+
+
+def print_latency_row(result: Result) -> None:
     stats = result.stats
     head = f"{result.tables:>6} {result.setup_seconds:>8.1f}"
     if not result.seconds:
         print(f"{head}  not measured: see the note below", flush=True)
         return
-    values = [1000 * x for x in stats.all_latencies()]
-    log_errors = sum(n for (level, _), n in result.log.items() if level >= logging.ERROR)
+    values = stats.all_latencies()
+    log_lines = sum(result.log.values())
     print(
         f"{head} {stats.clicks:>7} {stats.clicks / result.seconds:>9.1f}"
-        f" {percentile(values, 50):>8.1f} {percentile(values, 90):>8.1f}"
-        f" {percentile(values, 99):>8.1f} {max(values, default=math.nan):>8.1f}"
-        f" {stats.stale:>6} {sum(stats.errors.values()):>7} {stats.missed:>5} {log_errors:>8}",
+        f" {ms(values, 50):>8} {ms(values, 99):>8} {1000 * max(values, default=math.nan):>8.1f}"
+        f" {stats.missed:>5} {stats.stale:>6} {sum(stats.errors.values()):>7} {log_lines:>8}",
+        flush=True,
+    )
+
+
+def delays(stats: Stats, kind: str) -> list[float]:
+    found = [s.delay() for s in stats.shown if s.kind == kind]
+    return [d for d in found if d is not None]
+
+
+def print_cost_row(result: Result) -> None:
+    if not result.seconds:
+        return
+    stats, cost, seconds = result.stats, result.cost, result.seconds
+    public, panel = delays(stats, "public"), delays(stats, "panel")
+    per_step = cost.rest / stats.steps if stats.steps else math.nan
+    print(
+        f"{result.tables:>6} {stats.steps / seconds:>8.1f} {ms(public, 50):>8}"
+        f" {ms(public, 99):>8} {ms(panel, 50):>10} {ms(panel, 99):>10} {per_step:>10.2f}"
+        f" {cost.rest / seconds:>7.1f} {cost.bot_cpu:>7.1f}s {cost.bench_cpu:>9.1f}s"
+        f" {result.load[0]:>8.2f}",
         flush=True,
     )
 
 
 def print_details(result: Result) -> None:
-    stats, setup = result.stats, result.setup
-    print(f"\n{result.tables} tables (load average after: {load_text(result.load)}):")
+    stats, setup, cost = result.stats, result.setup, result.cost
+    print(
+        f"\n{result.tables} tables (load average before the timed phase:"
+        f" {load_text(result.load_before)}; after: {load_text(result.load)}):"
+    )
     if result.note:
         print(f"  note: {result.note}")
-    setup_p99 = 1000 * percentile(setup.all_latencies(), 99)
+    setup_p99 = ms(setup.all_latencies(), 99)
     print(
-        f"  setup: {setup.clicks} interactions, p99 {setup_p99:.1f} ms, {setup.missed} over 3 s,"
+        f"  setup: {setup.clicks} interactions, p99 {setup_p99} ms, {setup.missed} over 3 s,"
         f" {sum(setup.errors.values())} errors"
     )
     if result.seconds:
+        seconds = result.seconds
+        unseen = sum(1 for s in stats.shown if s.delay() is None)
         print(
-            f"  timed {result.seconds:.1f} s: {stats.steps} game steps accepted"
-            f" ({stats.steps / result.seconds:.1f}/s), {stats.games} games finished and"
+            f"  timed {seconds:.1f} s: {stats.steps} game steps accepted"
+            f" ({stats.steps / seconds:.1f}/s), {stats.games} games finished and"
             f" rematched, {stats.render_waits} waits for the table message to show the move"
+            f" ({stats.slow_renders} of them over {RENDER_TIMEOUT:.0f} s),"
+            f" {unseen} steps never seen on their message"
         )
-        print("  by kind: " + kind_summary(stats))
+        print("  latency by kind: " + kind_summary(stats))
+        print("  answers: " + ", ".join(f"{k} x{n}" for k, n in sorted(stats.answer_types.items())))
+        kinds = ", ".join(f"{k} {n}" for k, n in cost.rest_kinds.most_common())
+        print(
+            f"  REST under the global limit: {cost.rest} ({kinds or 'none'});"
+            f" interaction callbacks/webhooks (exempt): {cost.exempt}; {cost.committed}"
+            f" actions committed ({cost.rest / max(cost.committed, 1):.2f} REST calls each)"
+        )
+        bot_share = cost.bot_cpu / seconds
+        print(
+            f"  CPU over {seconds:.1f} s: bot process {cost.bot_cpu:.1f} s"
+            f" ({100 * bot_share:.0f}% of a core,"
+            f" {1000 * cost.bot_cpu / max(stats.clicks, 1):.2f} ms per click),"
+            f" bench process (fake + players) {cost.bench_cpu:.1f} s"
+            f" ({100 * cost.bench_cpu / seconds:.0f}% of a core); {os.cpu_count()} cores"
+        )
+        print(
+            f"  this process's event loop late by p50 {ms(result.lags, 50)},"
+            f" p99 {ms(result.lags, 99)}, max {1000 * max(result.lags, default=math.nan):.1f} ms"
+            " (the fake and players keeping up: a few ms)"
+        )
+    if result.exit_code not in (0, None):
+        print(f"  the bot process exited with code {result.exit_code}")
     for reason, n in (stats.errors + setup.errors).most_common(5):
         print(f"  error x{n}: {reason}")
-    for (_, text), n in result.log.most_common(5):
-        print(f"  log x{n}: {text}")
-    for (_, text), n in result.closing_log.most_common(3):
-        print(f"  log while closing x{n}: {text}")
-
-
-def load_text(load: tuple[float, float, float]) -> str:
-    return " ".join(f"{x:.2f}" for x in load)
+    for text, n in result.log.most_common(5):
+        print(f"  bot log x{n}: {text}")
 
 
 def kind_summary(stats: Stats) -> str:
     parts = []
     for kind in ("choice", "panel", "select", "lobby"):
-        values = [1000 * x for x in stats.latencies.get(kind, [])]
+        values = stats.latencies.get(kind, [])
         if values:
-            parts.append(
-                f"{kind} n={len(values)} p50 {percentile(values, 50):.1f}"
-                f" p99 {percentile(values, 99):.1f} ms"
-            )
+            parts.append(f"{kind} n={len(values)} p50 {ms(values, 50)} p99 {ms(values, 99)} ms")
     return " | ".join(parts) or "-"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[10, 100, 500])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 100, 500, 1000])
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--pace", type=float, default=0.0, help="mean think time per step")
+    parser.add_argument("--profile", help="profile the bot process into this file (+ .N)")
     args = parser.parse_args()
-    print_header(args.seconds)
+    print_header(args.seconds, args.pace)
     results = []
     for tables in args.tables:
-        result = measure_in_new_loop(tables, args.seconds)
-        print_row(result)
+        result = asyncio.run(measure(tables, args.seconds, args.pace, args.profile))
         results.append(result)
+        print(
+            f"  {tables} tables done (setup {result.setup_seconds:.1f} s,"
+            f" load {load_text(result.load)})",
+            flush=True,
+        )
+    print_tables(results)
     for result in results:
         print_details(result)
 

@@ -1,180 +1,596 @@
-"""Restart recovery time with many stored tables.
+"""Boot time of the real bot process with many stored running tables, and the
+first clicks after boot.
 
-    .venv/bin/python -m bench.restore [--tables 10000] [--keep PATH]
+    .venv/bin/python -m bench.restore [--tables 0 1000 10000] [--boots 3]
+        [--tables-per-guild 20] [--steps 10] [--keep FOLDER]
 
-Fills a temp SQLite file (through the repository) with N running tables, each
-with a realistic ~4 KB state JSON and a far-future deadline, then measures what
-a boot does: open a fresh repository, ``running_tables()``, load every state,
-``deadlines()``, and ``Scheduler.start(...)`` with them all. The file is in the
-OS page cache by then (a warm restart). Nothing is asserted: it is a
-measurement, not a test.
+The database: one Complots table of 4 players is opened, joined, started and
+played ``--steps`` random legal steps through the real ``TableService`` with the
+bot's real ``TableAnnouncer`` (so its state, seats, actions, events, deadline and
+outbox rows are what the bot writes); then its rows are copied N times with SQL
+(each copy its own table id, guild, channel, message id and 4 users; every table
+with a key ``table_id`` is copied, whatever columns it has). The copies are what a
+cleanly stopped bot leaves: every table message shows its table (``rendered_version``
+and ``rendered_status`` current) and every outbox entry is delivered, so the boot
+owes Discord nothing; deadlines are spread over the hours to come (none fires
+during the bench).
+
+The world: the fake Discord (in this process) holds every table's guild
+(``--tables-per-guild`` tables per guild) and channel, so READY brings the bot every
+guild it would have. The table messages of the few tables clicked after each boot
+are posted in the fake (rendered by the bot's own renderer from the stored table);
+the others are only ids (a boot must not touch them: the REST calls of the boot are
+listed to show it).
+
+Each boot starts ``python -m bot`` (LOG_LEVEL=WARNING, RENDER_INTERVAL=1.0) and
+measures, from the process's spawn: its first REST request (the interpreter and
+the imports are done: ``login``), the command sync (``setup_hook`` under way), the
+gateway IDENTIFY (``setup_hook`` done: scheduler armed, owed output queued,
+computers resumed; READY and the guilds follow at once), and the answer to a click
+sent on a never-loaded table the moment the bot identified (so it waits for READY
+and the guilds to be parsed: "serving"). Then, one by one, clicks on other
+never-loaded tables (each loads its table: the first click's latency after boot)
+and a click on an already loaded one. The bot's CPU seconds and RSS after boot.
+Each size is booted ``--boots`` times (the file in the OS page cache: a warm
+restart). Nothing is asserted: it is a measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import math
+import os
 import random
+import sqlite3
+import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from bot.storage import ActionKind, ActionRecord, Deadline, SqliteRepository, Timeouts
-from bot.timers import Scheduler
+from bench.botproc import (
+    BotProcess,
+    Oracle,
+    bot_process,
+    load_text,
+    rate_limited,
+    request_kinds,
+    time_requests,
+)
+from bench.discord_latency import watched_callbacks
+from bot.app import game_extension
+from bot.storage import Deadline, SqliteRepository, Timeouts
+from bot.storage.models import TableStatus
+from bot.tables import TableService
+from bot.ui.announcer import TableAnnouncer
+from bot.ui.components import view_of
+from bot.ui.renderer import Renderer
+from games.registry import GAMES
+from tests.e2e.bot.harness import buttons_on, clicks_for, panel_select
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
-T = TypeVar("T")
-
-CARDS = ("duke", "assassin", "captain", "ambassador", "contessa", "inquisitor")
-ACTIONS = ("income", "foreign_aid", "tax", "steal", "exchange", "assassinate", "coup")
-PLAYERS = 6
-STATE_BYTES = 4096
-
-
-def state_json(rng: random.Random, user_ids: list[int]) -> str:
-    """A game state shaped like a real one (players, hands, deck, log, rng), ~4 KB."""
-    state: dict[str, Any] = {
-        "game": "complots",
-        "options": {"variant": "base", "players": len(user_ids)},
-        "turn": rng.randrange(1, 60),
-        "current": rng.randrange(len(user_ids)),
-        "stage": "reaction",
-        "players": [
-            {
-                "seat": seat,
-                "user_id": user_id,
-                "coins": rng.randrange(13),
-                "hand": [rng.choice(CARDS) for _ in range(2)],
-                "revealed": [rng.choice(CARDS) for _ in range(rng.randrange(2))],
-                "alive": rng.random() > 0.2,
-            }
-            for seat, user_id in enumerate(user_ids)
-        ],
-        "deck": [rng.choice(CARDS) for _ in range(max(3, 15 - 2 * len(user_ids)))],
-        "rng": [rng.getrandbits(32) for _ in range(32)],
-        "log": [],
-    }
-    while len(text := json.dumps(state)) < STATE_BYTES:
-        state["log"].append(
-            {
-                "turn": len(state["log"]),
-                "seat": rng.randrange(len(user_ids)),
-                "action": rng.choice(ACTIONS),
-                "target": rng.randrange(len(user_ids)),
-                "claim": rng.choice(CARDS),
-                "challenged_by": None,
-                "outcome": "resolved",
-            }
-        )
-    return text
+GAME = GAMES["complots"]
+PLAYERS = 4
+TEMPLATE_USERS = [1001, 1002, 1003, 1004]
+TIMEOUTS = Timeouts(turn=120, reaction=30, choice=60)
+CLICKED_PER_BOOT = 3
+"""Never-loaded tables clicked after each boot (the first at once, at IDENTIFY)."""
+SYNTHETIC_USER = 10**15
+"""User ids of tables nobody clicks: far below the fake's snowflakes."""
+SYNTHETIC_MESSAGE = 2 * 10**15
+ANSWER_TIMEOUT = 30.0
 
 
-async def fill(path: Path, tables: int) -> float:
-    """Creates ``tables`` running tables through the repository; returns seconds taken."""
-    rng = random.Random(1)
+class NoScheduler:
+    def arm(self, deadline: Deadline) -> None:
+        pass
+
+    def disarm(self, table_id: int) -> None:
+        pass
+
+
+def presenters() -> dict[str, Any]:
+    return {name: import_module(game_extension(name)).PRESENTER for name in GAMES}
+
+
+# --- the template table ----------------------------------------------------------------------
+
+
+async def build_template(path: Path, steps: int, seed: int) -> int:
+    """One running table played ``steps`` random steps by the real service; its id.
+    (A game over within ``steps`` is left behind: ``copy_tables`` drops it.)"""
+    rng = random.Random(seed)
     repo = SqliteRepository(path)
     await repo.open()
-    began = time.perf_counter()
-    far_future = time.time() + 86_400
     try:
-        for number in range(tables):
-            users = [number * 10 + seat + 1 for seat in range(PLAYERS)]
-            table = await repo.create_table(
-                guild_id=1 + number % 50,
-                channel_id=10_000 + number,
-                game="complots",
-                creator_id=users[0],
-                creator_name=f"user{users[0]}",
-                options_json='{"variant": "base"}',
-                timeouts=Timeouts(turn=60, reaction=20, choice=45),
+        service = TableService(repo, NoScheduler(), seeds=lambda: rng.getrandbits(63))
+        service.announcer = TableAnnouncer(presenters(), 3)
+        for _ in range(100):  # a deal whose game outlives ``steps`` (almost always the first)
+            snap = await service.create_table(
+                guild_id=1,
+                channel_id=1 + rng.getrandbits(40),
+                game=GAME.name,
+                creator_id=TEMPLATE_USERS[0],
+                creator_name="ann",
+                options=GAME.options_model(),
+                timeouts=TIMEOUTS,
             )
-            for user in users[1:]:
-                await repo.add_seat(table.id, user, f"user{user}", max_seats=PLAYERS)
-            await repo.start_game(
-                table.id,
-                seed=number,
-                state_json=state_json(rng, users),
-                seat_order=rng.sample(users, len(users)),
-                action=ActionRecord(
-                    table_id=table.id, version=0, kind=ActionKind.START, created_at=time.time()
-                ),
-                deadline=Deadline(
-                    table_id=table.id,
-                    window="turn",
-                    version=0,
-                    due_at=far_future + rng.uniform(0, 3600),
-                ),
-            )
+            table_id = snap.table.id
+            for number, user in enumerate(TEMPLATE_USERS[1:], start=1):
+                await service.join(table_id, user, f"player {number}")
+            await service.start(table_id, TEMPLATE_USERS[0], moderator=False)
+            if await play_steps(service, table_id, steps, rng):
+                await repo.set_message(table_id, SYNTHETIC_MESSAGE)
+                snap = await service.snapshot(table_id)
+                await repo.mark_rendered(table_id, snap.version, TableStatus.RUNNING)
+                return table_id
+        raise RuntimeError("no game outlived the steps asked")
     finally:
         await repo.close()
-    return time.perf_counter() - began
 
 
-async def timed(label: str, work: Callable[[], Awaitable[T]]) -> T:
-    began = time.perf_counter()
-    result = await work()
-    print(f"  {label:<34} {1000 * (time.perf_counter() - began):9.1f} ms")
-    return result
+async def play_steps(service: TableService, table_id: int, steps: int, rng: random.Random) -> bool:
+    """``steps`` random legal steps; False if the game ended first."""
+    for _ in range(steps):
+        snap = await service.snapshot(table_id)
+        if snap.state is None or snap.table.status is not TableStatus.RUNNING:
+            return False
+        prompt = rng.choice(GAME.prompts(snap.state))
+        user = snap.seats[prompt.player].user_id
+        await service.act(table_id, snap.version or 0, user, rng.choice(prompt.choices))
+    snap = await service.snapshot(table_id)
+    return snap.table.status is TableStatus.RUNNING
 
 
-async def no_op(_: Deadline) -> None:
-    return None
+# --- copies ------------------------------------------------------------------------------------
 
 
-async def restore(path: Path) -> None:
-    repo = SqliteRepository(path)
-    began = time.perf_counter()
-    await timed("open (connect, pragmas, migrate)", repo.open)
+@dataclass
+class Slot:
+    """Where one stored table lives: its guild, channel, message and users."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int
+    users: list[int]
+
+
+USER_COLUMNS = {"user_id", "creator_id"}
+
+
+def column_expression(table: str, column: str, template_users: list[int]) -> str | None:
+    """The SELECT expression giving a copy's value of ``column`` (None: left out)."""
+
+    def user(expression: str) -> str:
+        cases = " ".join(f"WHEN {u} THEN c.u{i}" for i, u in enumerate(template_users))
+        return f"CASE {expression} {cases} ELSE {expression} END"
+
+    if table == "tables" and column == "id":
+        return "c.table_id"
+    if table == "outbox" and column == "id":
+        return None  # its own AUTOINCREMENT id
+    if column == "table_id":
+        return "c.table_id"
+    if column in ("guild_id", "channel_id", "message_id"):
+        return f"c.{column}"
+    if column in USER_COLUMNS:
+        return user(f"t.{column}")
+    if table == "outbox" and column == "target":
+        return f"CASE WHEN t.kind = 'post' THEN c.channel_id ELSE {user('t.target')} END"
+    if table == "outbox" and column == "delivered_at":
+        return "COALESCE(t.delivered_at, t.created_at)"
+    if table == "deadlines" and column == "due_at":
+        return f"{time.time() + 3600:.3f} + c.n * 0.37"
+    return f"t.{column}"
+
+
+def copy_tables(path: Path, template_id: int, slots: list[Slot]) -> dict[str, int]:
+    """Copy the template's rows once per slot (SQL only), then drop every other table
+    (the template); rows written per table."""
+    db = sqlite3.connect(path, isolation_level=None)
+    written: dict[str, int] = {}
     try:
-        running = await timed("running_tables()", repo.running_tables)
-
-        async def load_all() -> list[int]:
-            sizes = []
-            for table in running:
-                state = await repo.load_state(table.id)
-                assert state is not None
-                sizes.append(len(state.state_json))
-            return sizes
-
-        sizes = await timed(f"load_state() x {len(running)}", load_all)
-        deadlines = await timed("deadlines()", repo.deadlines)
-        scheduler = Scheduler(no_op)
-
-        async def start() -> None:
-            await scheduler.start(deadlines)
-
-        await timed(f"Scheduler.start({len(deadlines)} deadlines)", start)
-        total = time.perf_counter() - began
-        await scheduler.stop()
-    finally:
-        await repo.close()
-    print(f"  {'total boot':<34} {1000 * total:9.1f} ms")
-    print(f"  mean state size {sum(sizes) / max(len(sizes), 1):.0f} B")
-
-
-async def main_async(tables: int, keep: Path | None) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = keep or Path(folder) / "restore.sqlite3"
-        print(f"filling {tables} running tables ({PLAYERS} seats, ~{STATE_BYTES} B state) ...")
-        seconds = await fill(path, tables)
-        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
-        transactions = tables * (PLAYERS + 1)
-        print(
-            f"  filled in {seconds:.1f} s: {tables / seconds:.0f} tables/s,"
-            f" {transactions / seconds:.0f} write transactions/s; file {size / 1e6:.1f} MB"
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("BEGIN")
+        db.execute(
+            "CREATE TEMP TABLE copies (n INTEGER PRIMARY KEY, table_id INTEGER,"
+            " guild_id INTEGER, channel_id INTEGER, message_id INTEGER,"
+            + ", ".join(f"u{i} INTEGER" for i in range(PLAYERS))
+            + ")"
         )
-        print("restore with a fresh repository:")
-        await restore(path)
+        db.executemany(
+            f"INSERT INTO copies VALUES ({', '.join('?' * (5 + PLAYERS))})",
+            [
+                (n, s.table_id, s.guild_id, s.channel_id, s.message_id, *s.users)
+                for n, s in enumerate(slots)
+            ],
+        )
+        for table in ["tables", *tables_keyed_by_table_id(db)]:
+            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            pairs = [
+                (column, column_expression(table, column, TEMPLATE_USERS)) for column in columns
+            ]
+            kept = [(c, e) for c, e in pairs if e is not None]
+            key = "id" if table == "tables" else "table_id"
+            cursor = db.execute(
+                f"INSERT INTO {table} ({', '.join(c for c, _ in kept)})"
+                f" SELECT {', '.join(e for _, e in kept if e)} FROM {table} t, copies c"
+                f" WHERE t.{key} = ? ORDER BY c.n",
+                (template_id,),
+            )
+            written[table] = cursor.rowcount
+        copies = "(SELECT table_id FROM copies)"
+        for table in tables_keyed_by_table_id(db):
+            db.execute(f"DELETE FROM {table} WHERE table_id NOT IN {copies}")
+        db.execute(f"DELETE FROM tables WHERE id NOT IN {copies}")
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    return written
+
+
+def tables_keyed_by_table_id(db: sqlite3.Connection) -> list[str]:
+    names = [
+        row[0]
+        for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return [
+        name
+        for name in names
+        if name != "tables"
+        and "table_id" in [r[1] for r in db.execute(f"PRAGMA table_info({name})")]
+    ]
+
+
+# --- the world ---------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    slots: list[Slot]
+    clicked: list[int] = field(default_factory=list)
+    """Indexes of the slots whose table messages and users are in the fake."""
+    users: dict[int, FakeUser] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+
+
+def build_world(fake: FakeDiscord, tables: int, per_guild: int, clicked: int) -> World:
+    """Guilds and channels for every table; users (members) only where clicked."""
+    slots: list[Slot] = []
+    world = World(fake, slots)
+    guild: FakeGuild | None = None
+    picks = set(range(0, tables, max(1, tables // max(clicked, 1)))[:clicked])
+    for n in range(tables):
+        if n % per_guild == 0:
+            guild = fake.add_guild(f"Guild {n // per_guild}")
+        assert guild is not None
+        channel = fake.add_channel(guild, f"complots-{n}")
+        world.channels[channel.id] = channel
+        if n in picks:
+            users = [fake.add_user(f"p{n}-{i}") for i in range(PLAYERS)]
+            for user in users:
+                fake.add_member(guild, user)
+                world.users[user.id] = user
+            ids = [u.id for u in users]
+            world.clicked.append(n)
+        else:
+            ids = [SYNTHETIC_USER + PLAYERS * n + i for i in range(PLAYERS)]
+        slots.append(Slot(10 + n, guild.id, channel.id, SYNTHETIC_MESSAGE + n, ids))
+    return world
+
+
+async def post_table_messages(world: World, path: Path) -> None:
+    """The clicked tables' messages, rendered by the bot's renderer, posted in the fake
+    as the bot's; their ids stored as the tables' messages."""
+    repo = SqliteRepository(path)
+    await repo.open()
+    try:
+        service = TableService(repo, NoScheduler())
+        renderer = Renderer(None, presenters(), service)  # type: ignore[arg-type]
+        for n in world.clicked:
+            slot = world.slots[n]
+            snapshot = await service.snapshot(slot.table_id)
+            embed, items = renderer.table_message(renderer.context(snapshot))
+            message = await world.fake.post_as_bot(
+                world.channels[slot.channel_id],
+                embeds=[embed.to_dict()],  # type: ignore[list-item]
+                components=view_of(items).to_components() if items else [],
+            )
+            await repo.set_message(slot.table_id, message.id)
+            slot.message_id = message.id
+    finally:
+        await repo.close()
+
+
+# --- one boot ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Boot:
+    tables: int
+    login: float = math.nan
+    sync: float = math.nan
+    identify: float = math.nan
+    serving: float = math.nan
+    """Spawn -> the answer to a click sent at IDENTIFY on a never-loaded table."""
+    first_click: float = math.nan
+    """That click's own latency (sent at IDENTIFY: READY and the guilds come first)."""
+    cold: list[float] = field(default_factory=list)
+    """Latencies of clicks on never-loaded tables, the bot idle."""
+    warm: float = math.nan
+    answers: list[str] = field(default_factory=list)
+    cpu: float = math.nan
+    """The bot's CPU seconds from spawn to IDENTIFY."""
+    rss_mib: float = math.nan
+    boot_rest: Counter[str] = field(default_factory=Counter)
+    log: Counter[str] = field(default_factory=Counter)
+    load: tuple[float, float, float] = (math.nan, math.nan, math.nan)
+
+
+async def click_once(
+    world: World, oracle: Oracle, n: int, boot: Boot
+) -> tuple[float, float] | None:
+    """A legal move on slot ``n``'s table (a public button if one is shown); the
+    click's (latency, monotonic time its answer came)."""
+    fake, slot = world.fake, world.slots[n]
+    view = oracle.table(slot.table_id)
+    assert view is not None and view.state is not None and view.message_id is not None
+    message = fake.message(view.message_id)
+    moves = []
+    for prompt in GAME.prompts(view.state):
+        user = world.users[view.seat_users[prompt.player]]
+        for choice in prompt.choices:
+            clicks = clicks_for(buttons_on(message), choice)
+            if clicks is not None:
+                moves.append((clicks.value is not None, user, clicks))
+    if not moves:
+        return None
+    _, user, clicks = min(moves, key=lambda m: m[0])  # public first
+    record = await fake.click(user, message, clicks.custom_id)
+    if not await watched_callbacks(record).longer_than(0, ANSWER_TIMEOUT):
+        return None
+    response = record.response
+    boot.answers.append("none" if response is None else f"type {response.type}")
+    if response is None or record.latency is None:
+        return None
+    answered_at = record.created_at + record.latency
+    if clicks.value is not None and response.type == 4:  # finish the step in the panel
+        select, offered = panel_select(record.message)
+        if clicks.value in offered:
+            chosen = await fake.select(user, record.message, select, [clicks.value])
+            await watched_callbacks(chosen).longer_than(0, ANSWER_TIMEOUT)
+    return record.latency, answered_at
+
+
+async def boot_once(
+    world: World, folder: Path, database: Path, picks: list[int], tables: int
+) -> Boot:
+    fake = world.fake
+    boot = Boot(tables)
+    requests = time_requests(fake)
+    first = len(requests)
+    env = {"RENDER_INTERVAL": "1.0"}
+    oracle = Oracle(database)
+    try:
+        async with bot_process(fake, folder, database, env, poll=0.001) as bot:
+            identified = time.monotonic()
+            boot.identify = identified - bot.spawned_at
+            boot.cpu = bot.cpu_seconds()
+            first_click = await click_once(world, oracle, picks[0], boot)
+            if first_click is not None:
+                boot.first_click = first_click[0]
+                boot.serving = first_click[1] - bot.spawned_at
+            await asyncio.sleep(0.5)
+            for n in picks[1:]:
+                clicked = await click_once(world, oracle, n, boot)
+                if clicked is not None:
+                    boot.cold.append(clicked[0])
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5)
+            warm = await click_once(world, oracle, picks[-1], boot)
+            if warm is not None:
+                boot.warm = warm[0]
+            boot.rss_mib = bot.rss_kib() / 1024
+            boot.load = os.getloadavg()
+            timeline(boot, bot, requests, first, identified)
+    finally:
+        oracle.close()
+    boot.log = bot.log_counts()
+    return boot
+
+
+def timeline(boot: Boot, bot: BotProcess, requests: Any, first: int, identified: float) -> None:
+    """Login and command sync times from the fake's requests; what else the boot asked."""
+    window = list(zip(requests[first:], requests.times[first:], strict=True))
+    for record, at in window:
+        if math.isnan(boot.login):
+            boot.login = at - bot.spawned_at
+        if record.method == "PUT" and record.path.endswith("/commands") and math.isnan(boot.sync):
+            boot.sync = at - bot.spawned_at
+    until_identify = [r for r, at in window if at <= identified]
+    boot.boot_rest = request_kinds_of(until_identify)
+
+
+def request_kinds_of(records: list[Any]) -> Counter[str]:
+    kinds: Counter[str] = Counter()
+    for record in rate_limited(records):
+        kinds[f"{record.method} {record.path.split('/')[1]}"] += 1
+    return kinds
+
+
+# --- driver ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Size:
+    tables: int
+    fill_seconds: float
+    rows: dict[str, int]
+    file_mb: float
+    boots: list[Boot]
+    later_rest: Counter[str] = field(default_factory=Counter)
+
+
+async def measure(tables: int, boots: int, per_guild: int, steps: int, keep: Path | None) -> Size:
+    with tempfile.TemporaryDirectory(prefix="bench-restore-") as name:
+        folder = keep or Path(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        database = folder / f"restore-{tables}.sqlite3"
+        for old in folder.glob(database.name + "*"):
+            old.unlink()
+        async with FakeDiscord() as fake:
+            time_requests(fake)
+            began = time.perf_counter()
+            world = build_world(fake, tables, per_guild, CLICKED_PER_BOOT * boots)
+            rows: dict[str, int] = {}
+            if tables:
+                template = await build_template(database, steps, seed=tables)
+                rows = copy_tables(database, template, world.slots)
+                await post_table_messages(world, database)
+            else:
+                repo = SqliteRepository(database)
+                await repo.open()
+                await repo.close()
+            fill = time.perf_counter() - began
+            size_mb = sum(p.stat().st_size for p in folder.glob(database.name + "*")) / 1e6
+            results = []
+            for number in range(boots):
+                picks = world.clicked[number * CLICKED_PER_BOOT : (number + 1) * CLICKED_PER_BOOT]
+                if len(picks) < CLICKED_PER_BOOT:
+                    picks = []
+                boot = (
+                    await boot_once(world, folder, database, picks, tables)
+                    if picks
+                    else await boot_without_clicks(world, folder, database, tables)
+                )
+                results.append(boot)
+                print_boot(boot, number)
+            later = Counter(request_kinds(fake, fake.requests))
+    return Size(tables, fill, rows, size_mb, results, later)
+
+
+async def boot_without_clicks(world: World, folder: Path, database: Path, tables: int) -> Boot:
+    """A boot with no table to click (the empty database): timeline only."""
+    fake = world.fake
+    boot = Boot(tables)
+    requests = time_requests(fake)
+    first = len(requests)
+    async with bot_process(fake, folder, database, {"RENDER_INTERVAL": "1.0"}, poll=0.001) as bot:
+        identified = time.monotonic()
+        boot.identify = identified - bot.spawned_at
+        boot.cpu = bot.cpu_seconds()
+        await asyncio.sleep(0.5)
+        boot.rss_mib = bot.rss_kib() / 1024
+        boot.load = os.getloadavg()
+        timeline(boot, bot, requests, first, identified)
+    boot.log = bot.log_counts()
+    return boot
+
+
+def ms(seconds: float) -> str:
+    return "-" if math.isnan(seconds) else f"{1000 * seconds:.0f}"
+
+
+COLUMNS = (
+    f"{'tables':>7} {'boot':>4} {'login':>6} {'sync':>6} {'IDENT':>6} {'own':>5} {'tail':>5}"
+    f" {'serving':>8}"
+    f" {'1st click':>9} {'cold clicks':>12} {'warm':>6} {'CPU s':>6} {'RSS MiB':>8}"
+    f" {'load 1m':>8}"
+)
+
+
+def print_boot(boot: Boot, number: int) -> None:
+    cold = "/".join(ms(x) for x in boot.cold) or "-"
+    print(
+        f"{boot.tables:>7} {number + 1:>4} {ms(boot.login):>6} {ms(boot.sync):>6}"
+        f" {ms(boot.identify):>6} {ms(boot.identify - boot.login):>5}"
+        f" {ms(boot.identify - boot.sync):>5} {ms(boot.serving):>8}"
+        f" {ms(boot.first_click):>9}"
+        f" {cold:>12} {ms(boot.warm):>6} {boot.cpu:>6.2f} {boot.rss_mib:>8.1f}"
+        f" {boot.load[0]:>8.2f}",
+        flush=True,
+    )
+
+
+def print_size(size: Size) -> None:
+    boots = size.boots
+    rows = ", ".join(f"{k} {v}" for k, v in size.rows.items())
+    print(
+        f"\n{size.tables} stored tables: filled in {size.fill_seconds:.1f} s"
+        f" ({rows or 'empty'}; file {size.file_mb:.1f} MB)"
+    )
+    identify = statistics.median(b.identify for b in boots)
+    own = statistics.median(b.identify - b.login for b in boots)
+    serving = [b.serving for b in boots if not math.isnan(b.serving)]
+    cold = [x for b in boots for x in b.cold]
+    print(
+        f"  median of {len(boots)} boots: spawn -> IDENTIFY (setup_hook done)"
+        f" {ms(identify)} ms (login -> IDENTIFY {ms(own)} ms)"
+        + (f", -> serving {ms(statistics.median(serving))} ms" if serving else "")
+        + (
+            f"; cold first clicks median {ms(statistics.median(cold))} ms, max {ms(max(cold))} ms"
+            if cold
+            else ""
+        )
+    )
+    boot_rest: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    logs: Counter[str] = Counter()
+    for boot in boots:
+        boot_rest += boot.boot_rest
+        answers.update(boot.answers)
+        logs += boot.log
+    print(
+        "  REST calls until IDENTIFY, all boots: "
+        + (", ".join(f"{k} x{n}" for k, n in boot_rest.most_common()) or "none")
+    )
+    print(
+        "  rate-limited REST calls of the whole run (boots + clicks): "
+        + (", ".join(f"{k} {n}" for k, n in size.later_rest.most_common()) or "none")
+    )
+    if answers:
+        print("  click answers: " + ", ".join(f"{k} x{n}" for k, n in answers.most_common()))
+    for text, n in logs.most_common(5):
+        print(f"  bot log x{n}: {text}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--keep", type=Path, help="write the database here instead of a temp dir")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[0, 1000, 10_000])
+    parser.add_argument("--boots", type=int, default=3)
+    parser.add_argument("--tables-per-guild", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=10, help="steps played by the template")
+    parser.add_argument("--keep", type=Path, help="write the databases here, not in a temp dir")
     args = parser.parse_args()
-    asyncio.run(main_async(args.tables, args.keep))
+    print("Boot of the bot process with stored running tables (bench.restore)")
+    print(
+        "Times in ms from the process's spawn: its first REST request (login), the command\n"
+        "sync, IDENTIFY (setup_hook done; 'own': IDENTIFY - login, the bot's boot without\n"
+        "the interpreter and imports; 'tail': IDENTIFY - sync, deadlines armed, owed\n"
+        "output and computers looked up), and the answer to a click sent at IDENTIFY on a\n"
+        "never-loaded table (serving: READY and every guild parsed first); '1st click' is\n"
+        "that click's latency, 'cold clicks' later clicks on other never-loaded tables,\n"
+        "'warm' one on a loaded table; the bot's CPU seconds until IDENTIFY, its RSS after\n"
+        f"the clicks. {args.tables_per_guild} tables per guild, a channel per table."
+    )
+    print(f"Load average before: {load_text()}")
+    print(COLUMNS, flush=True)
+    sizes = [
+        asyncio.run(measure(n, args.boots, args.tables_per_guild, args.steps, args.keep))
+        for n in args.tables
+    ]
+    for size in sizes:
+        print_size(size)
+    print(f"\nLoad average after: {load_text()}")
 
 
 if __name__ == "__main__":

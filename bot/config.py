@@ -40,3 +40,7 @@ class Settings(BaseSettings):
     """Seconds a computer player waits before each move, so people can follow."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
     """Minimum seconds between two edits of one table message."""
+    log_interval: Annotated[float, Field(ge=0, le=60)] = 15.0
+    """Minimum seconds between two posts of one table's lines in its channel (the
+    table message shows the latest lines at once, and more lines than it shows go
+    at once; fewer posts spare Discord's global rate limit)."""

@@ -84,6 +84,12 @@ COMPUTER_NAMES = (
 )  # fmt: skip
 """Computer players' names (13: the most seats any game has)."""
 COMPUTER_MARK = "🤖"
+SWEEP_EVERY = 60.0
+"""Seconds between two sweeps of idle tables out of memory."""
+CLOSED_IDLE = 120.0
+OPEN_IDLE = 1800.0
+RECENT_EVENTS = 24
+"""Public events a snapshot keeps for the table message's "what just happened"."""
 
 
 @dataclass
@@ -101,6 +107,9 @@ class Snapshot:
     """This snapshot is the game's first (hands were just dealt)."""
     notices: list[Notice] = field(default_factory=list)
     """Platform news of this step for the channel (a computer took a seat over...)."""
+    recent: list[Event] = field(default_factory=list)
+    """The latest public events of the game, oldest first (the table message shows
+    what just happened)."""
 
     @property
     def game(self) -> AnyGame:
@@ -178,6 +187,9 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._deadlines: dict[int, Deadline] = {}
         self._cache: dict[int, Snapshot] = {}
+        self._used: dict[int, float] = {}
+        """When each cached table was last looked at (monotonic seconds)."""
+        self._swept = time.monotonic()
 
     # --- boot ------------------------------------------------------------------
 
@@ -644,7 +656,26 @@ class TableService:
         if cached is None:
             cached = await self._load(table_id)
             self._cache[table_id] = cached
+        self._used[table_id] = now = time.monotonic()
+        if now - self._swept > SWEEP_EVERY:
+            self._sweep(now)
         return replace(cached, events=[], started=False, notices=[])
+
+    def _sweep(self, now: float) -> None:
+        """Forget what is idle, so memory follows the live tables, not every game
+        ever played: a finished or closed table unseen for ``CLOSED_IDLE`` seconds,
+        any table unseen for ``OPEN_IDLE`` (it reloads from the database when
+        needed), and the locks of tables no longer cached."""
+        self._swept = now
+        for table_id, used in list(self._used.items()):
+            cached = self._cache.get(table_id)
+            closed = cached is None or not cached.table.status.open
+            if now - used > (CLOSED_IDLE if closed else OPEN_IDLE):
+                self._cache.pop(table_id, None)
+                del self._used[table_id]
+        for table_id, lock in list(self._locks.items()):
+            if table_id not in self._cache and not lock.locked():
+                del self._locks[table_id]
 
     def forget(self, table_id: int) -> None:
         """Drop the cached copy (after a change made elsewhere, e.g. a test's setup)."""
@@ -667,6 +698,9 @@ class TableService:
             snap.state = self.game(table.game).state_model.model_validate_json(record.state_json)
             snap.version = record.version
             snap.deadline = await self.repo.deadline(table_id)
+            public = await self.repo.events(table_id, public_only=True)
+            game = self.game(table.game)
+            snap.recent = [game.parse_event(r.event_json) for r in public[-RECENT_EVENTS:]]
         return snap
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
@@ -779,6 +813,7 @@ class TableService:
             deadline=deadline,
             events=list(events),
             notices=list(notices or []),
+            recent=[*snap.recent, *(e for e in events if e.public)][-RECENT_EVENTS:],
         )
         committed = await self.repo.commit(
             table.id,

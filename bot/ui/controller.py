@@ -19,7 +19,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -89,6 +89,38 @@ async def _wrong_place() -> None:
     raise Refusal("wrong_place")
 
 
+def _maybe_reposted(interaction: discord.Interaction[Any], table: TableRecord) -> bool:
+    """A public message of the table's channel that is not the table message we know."""
+    message = interaction.message
+    return (
+        message is not None
+        and not message.flags.ephemeral
+        and message.id != table.message_id
+        and interaction.channel_id == table.channel_id
+        and interaction.guild_id == table.guild_id
+    )
+
+
+def _on_table_message(
+    interaction: discord.Interaction[Any], table: TableRecord | None
+) -> int | None:
+    """The table whose own message was clicked, if it was."""
+    message = interaction.message
+    if table is None or message is None or message.id != table.message_id:
+        return None
+    return table.id
+
+
+def _panel_message(panel: Panel) -> dict[str, Any]:
+    """An ephemeral message showing ``panel``."""
+    message: dict[str, Any] = {"content": panel.content, "ephemeral": True}
+    if panel.embed is not None:
+        message["embed"] = panel.embed
+    if panel.items:
+        message["view"] = view_of(panel.items)
+    return message
+
+
 def _unanswered(interaction_id: int, why: str, task: asyncio.Future[object]) -> None:
     """The outcome of a step whose interaction could not be answered: only the log
     tells it (and asyncio never warns of an exception never retrieved)."""
@@ -103,17 +135,32 @@ def _unanswered(interaction_id: int, why: str, task: asyncio.Future[object]) -> 
         log.error("interaction %s %s; its step failed", interaction_id, why, exc_info=error)
 
 
+class TableMessages(Protocol):
+    """What the controller needs of the renderer to update a table message through
+    the answer to a click on it (``bot.ui.renderer.Renderer``)."""
+
+    def hold(self, table_id: int) -> None: ...
+
+    def release(self, table_id: int) -> None: ...
+
+    async def message_update(self, snapshot: Snapshot) -> dict[str, Any]: ...
+
+    async def shown(self, snapshot: Snapshot) -> None: ...
+
+
 class Controller:
     def __init__(
         self,
         service: TableService,
         presenters: dict[str, AnyPresenter],
         is_moderator: Callable[[discord.Interaction[Any], int], Awaitable[bool]],
+        messages: TableMessages,
     ) -> None:
         """``is_moderator(interaction, guild_id)``: the clicker moderates that guild."""
         self.service = service
         self.presenters = presenters
         self.is_moderator = is_moderator
+        self.messages = messages
 
     # --- entry points (bot.ui.components.ClickHandler) ------------------------------
 
@@ -155,9 +202,12 @@ class Controller:
         """The table a click names, once the click is known to come from its place."""
         if not storable(table_id, version):
             raise Refusal("wrong_place")
-        table = await self.service.repo.get_table(table_id)
-        if table is None:
-            raise Refusal("no_table")
+        table = (await self.service.snapshot(table_id)).table  # the cached copy
+        if _maybe_reposted(interaction, table):
+            # Another process may have posted a new table message: judge the click
+            # on the stored table.
+            self.service.forget(table_id)
+            table = (await self.service.snapshot(table_id)).table
         check_place(interaction, table)
         return table
 
@@ -250,22 +300,45 @@ class Controller:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         done = Panel(content=t("table.choice_done", locale)) if private else None
-        await self.answer_after(interaction, step(), private=private, default=done)
+        await self.answer_after(interaction, step(), private=private, default=done, table=table)
 
-    @classmethod
     async def answer_after(
-        cls,
+        self,
         interaction: discord.Interaction[Any],
         work: Coroutine[Any, Any, object],
         *,
         private: bool = False,
         default: Panel | None = None,
+        table: TableRecord | None = None,
     ) -> None:
         """Do the work, then answer with the Panel it returns (or ``default``):
         replacing the clicked message when it is ``private`` (an ephemeral panel),
-        else as a new ephemeral message; with no panel, silently. Work that
-        outlasts ANSWER_BUDGET is answered first (deferred), so Discord's 3 s
-        deadline always holds; a Refusal then comes as an ephemeral follow-up."""
+        else as a new ephemeral message; with no panel, silently. A click on
+        ``table``'s own message is answered by updating that message to the table as
+        it now is (no separate edit, and no call against Discord's global rate
+        limit), the panel then following. Work that outlasts ANSWER_BUDGET is
+        answered first (deferred), so Discord's 3 s deadline always holds; a Refusal
+        then comes as an ephemeral follow-up."""
+        on_table = _on_table_message(interaction, table)
+        if on_table is not None:
+            self.messages.hold(on_table)
+        try:
+            outcome = await self._within_budget(interaction, work)
+            panel = outcome if isinstance(outcome, Panel) else default
+            if on_table is not None and not private:
+                await self._update_table(interaction, on_table)
+                if panel is not None:
+                    await interaction.followup.send(**_panel_message(panel))
+                return
+            await self._answer(interaction, panel, private=private)
+        finally:
+            if on_table is not None:
+                self.messages.release(on_table)
+
+    @staticmethod
+    async def _within_budget(
+        interaction: discord.Interaction[Any], work: Coroutine[Any, Any, object]
+    ) -> object:
         task = asyncio.ensure_future(work)
         try:
             finished, _ = await asyncio.wait({task}, timeout=ANSWER_BUDGET)
@@ -278,9 +351,18 @@ class Controller:
             why = "expired before it was answered" if expired else f"was not answered ({error!r})"
             task.add_done_callback(partial(_unanswered, interaction.id, why))
             raise
-        outcome = await task
-        panel = outcome if isinstance(outcome, Panel) else default
-        await cls._answer(interaction, panel, private=private)
+        return await task
+
+    async def _update_table(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """Answer the click with its table message as the table now is (the latest
+        snapshot: another step may have landed meanwhile)."""
+        snapshot = await self.service.snapshot(table_id)
+        update = await self.messages.message_update(snapshot)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**update)
+        else:
+            await interaction.response.edit_message(**update)
+        await self.messages.shown(snapshot)
 
     @staticmethod
     async def _answer(
@@ -302,15 +384,10 @@ class Controller:
                     content=panel.content, embed=panel.embed, view=view
                 )
             return
-        kwargs: dict[str, Any] = {"content": panel.content, "ephemeral": True}
-        if panel.embed is not None:
-            kwargs["embed"] = panel.embed
-        if view is not None:
-            kwargs["view"] = view
         if deferred:
-            await interaction.followup.send(**kwargs)
+            await interaction.followup.send(**_panel_message(panel))
         else:
-            await interaction.response.send_message(**kwargs)
+            await interaction.response.send_message(**_panel_message(panel))
 
     # --- UI operations ---------------------------------------------------------------
 
@@ -323,30 +400,34 @@ class Controller:
         if code == "ui.hand":
             await self._hand(interaction, table_id)
         elif code == "ui.join":
-            await service.join(table_id, user.id, name)
-            await self._joined(interaction)
+            await self.answer_after(interaction, self._join(interaction, table_id), table=table)
         elif code == "ui.leave":
-            await service.leave(table_id, user.id)
-            await self._ephemeral(interaction, "lobby.left")
+            left = Panel(content=t("lobby.left", interaction.locale.value))
+            await self.answer_after(
+                interaction, service.leave(table_id, user.id), default=left, table=table
+            )
         elif code == "ui.start":
             moderator = await self.is_moderator(interaction, table.guild_id)
             await self.answer_after(
-                interaction, service.start(table_id, user.id, moderator=moderator)
+                interaction, service.start(table_id, user.id, moderator=moderator), table=table
             )
         elif code == "ui.cancel":
             moderator = await self.is_moderator(interaction, table.guild_id)
             await self.answer_after(
-                interaction, service.cancel(table_id, user.id, moderator=moderator)
+                interaction, service.cancel(table_id, user.id, moderator=moderator), table=table
             )
         elif code.startswith("ui.computer."):
             moderator = await self.is_moderator(interaction, table.guild_id)
-            await self.answer_after(interaction, self._computer(table_id, user.id, code, moderator))
+            await self.answer_after(
+                interaction, self._computer(table_id, user.id, code, moderator), table=table
+            )
         elif code.startswith("ui.takeover."):
             moderator = await self.is_moderator(interaction, table.guild_id)
             takeover = code == "ui.takeover.on"
             await self.answer_after(
                 interaction,
                 service.set_takeover(table_id, user.id, takeover, moderator=moderator),
+                table=table,
             )
         elif code == "ui.rematch":
             await self.answer_after(interaction, service.rematch(table_id, user.id, name))
@@ -366,17 +447,17 @@ class Controller:
         else:
             raise Refusal("not_allowed")
 
-    async def _ephemeral(self, interaction: discord.Interaction[Any], key: str) -> None:
-        await interaction.response.send_message(t(key, interaction.locale.value), ephemeral=True)
-
-    async def _joined(self, interaction: discord.Interaction[Any]) -> None:
-        """Welcome by DM; if DMs are closed, say so (the game will use My hand)."""
+    async def _join(self, interaction: discord.Interaction[Any], table_id: int) -> Panel:
+        """Seat the clicker, welcome it by DM; if its DMs are closed, say so (the game
+        will use My hand)."""
+        user = interaction.user
+        await self.service.join(table_id, user.id, getattr(user, "display_name", user.name))
         locale = interaction.locale.value
         try:
-            await interaction.user.send(t("lobby.joined_dm", locale))
-            await self._ephemeral(interaction, "lobby.joined")
+            await user.send(t("lobby.joined_dm", locale))
         except discord.Forbidden:
-            await self._ephemeral(interaction, "lobby.joined_no_dm")
+            return Panel(content=t("lobby.joined_no_dm", locale))
+        return Panel(content=t("lobby.joined", locale))
 
     async def _seated(
         self, interaction: discord.Interaction[Any], table_id: int

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 NAME_LENGTH = 32
 """Discord's longest display name; longer (or stored) names are cut to it."""
@@ -24,6 +25,7 @@ each one, which also breaks mentions (``\\<@1>``), links (``https\\:\\/\\/``),
 headings, quotes, lists, masked links and emoji or timestamp tags."""
 
 
+@lru_cache(maxsize=4096)  # every table render names every seat: names are few and reused
 def plain_name(raw: str, limit: int = NAME_LENGTH) -> str:
     """One line of visible characters, at most ``limit`` long ("…" when cut);
     empty when nothing visible is left."""
@@ -43,6 +45,7 @@ def escape_markdown(text: str) -> str:
     return _PUNCTUATION.sub(r"\\\1", text)
 
 
+@lru_cache(maxsize=4096)
 def markdown_name(raw: str, limit: int = NAME_LENGTH) -> str:
     """A name for message text and embeds: cleaned, cut, then escaped."""
     return escape_markdown(plain_name(raw, limit))

@@ -32,10 +32,12 @@ from .i18n import has, register_strings, t
 from .limits import (
     BUTTON_LABEL,
     CONTENT,
+    FIELD_VALUE,
     OPTION_DESCRIPTION,
     OPTION_LABEL,
     PLACEHOLDER,
     cut,
+    cut_tail,
     field_values,
     fit_embed,
 )
@@ -65,6 +67,8 @@ SEAT_FIELDS = frozenset(
 )
 """Event fields that hold a seat: their value is shown as that player's name."""
 Item = discord.ui.Item[Any]
+RECENT_LINES = 5
+"""Lines of "what just happened" on the table message."""
 
 
 @dataclass
@@ -206,8 +210,23 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
             for value in field_values(item.value.split("\n")):
                 embed.add_field(name=name, value=value, inline=item.inline)
                 name = "\u200b"  # a long field goes on below, without repeating its name
+        if recent := self.recent_lines(ctx):
+            embed.add_field(name=t("table.recent", ctx.locale), value=recent, inline=False)
         embed.set_footer(text=body.footer or t("table.footer", ctx.locale, table=ctx.table_id))
         return fit_embed(embed)
+
+    def recent_lines(self, ctx: TableContext) -> str:
+        """What just happened: the last lines of the game's latest public events (the
+        channel gets them too, in fewer posts). Lines come from a window of the latest
+        events (a game may word events together), widened until it gives enough."""
+        recent = ctx.snapshot.recent
+        window = 2 * RECENT_LINES  # the lines of the latest events only: most give one line
+        while True:
+            lines = self.event_lines(ctx, recent[-window:])
+            if len(lines) >= RECENT_LINES or window >= len(recent):
+                break
+            window *= 2
+        return cut_tail("\n".join(lines[-RECENT_LINES:]), FIELD_VALUE)
 
     @abstractmethod
     def table_body(self, ctx: TableContext) -> TableBody:

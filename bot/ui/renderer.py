@@ -19,6 +19,8 @@ import hashlib
 import io
 import json
 import logging
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -28,7 +30,9 @@ from bot.storage.models import OutboxEntry, OutboxKind, TableStatus
 
 from .components import view_of
 from .i18n import t
+from .limits import CONTENT
 from .presenter import (
+    RECENT_LINES,
     AnyPresenter,
     TableContext,
     finished_items,
@@ -47,6 +51,8 @@ PICTURE = "table.png"
 CONCURRENT_WRITES = 16
 """Discord writes in flight at once, over all tables (a boot refresh of many
 tables must not flood the API)."""
+DM_CHANNELS = 10_000
+"""DM channels remembered (the oldest opened is forgotten first)."""
 RETRY_DELAYS = (1.0, 2.0, 5.0, 15.0, 60.0)
 """Seconds before delivering again after Discord failed (then every last one)."""
 NO_PINGS = discord.AllowedMentions.none()
@@ -61,11 +67,18 @@ class Renderer:
         service: TableService,
         *,
         interval: float = 1.0,
+        log_interval: float = 0.0,
     ) -> None:
         self.client = client
         self.presenters = presenters
         self.service = service
         self.interval = interval
+        self.log_interval = log_interval
+        """Minimum seconds between two posts of one table's lines."""
+        self._last_post: dict[int, float] = {}
+        self._later: dict[int, asyncio.TimerHandle] = {}
+        """Tables whose lines wait for ``log_interval``."""
+        self._stopped = False
         self._latest: dict[int, Snapshot | None] = {}
         """Per table with work to do, the snapshot to show (None: deliver only)."""
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -74,6 +87,12 @@ class Renderer:
         self._pictures: dict[int, bytes] = {}
         """Per table, the digest of the picture last uploaded."""
         self._dm_channels: dict[int, discord.PartialMessageable] = {}
+        self._held: dict[int, int] = {}
+        """Tables whose message a click is about to update through its interaction."""
+        self._parked: dict[int, Snapshot] = {}
+        """Per held table, the latest snapshot to show if the click does not."""
+        self._shown: dict[int, _Shown] = {}
+        """Per table, what its message shows."""
 
     # --- the Listener side ---------------------------------------------------
 
@@ -81,14 +100,64 @@ class Renderer:
         self._wake(snapshot.table.id, snapshot)
 
     async def refresh(self, table_id: int) -> None:
-        """Re-render a table from the database and deliver what it owes (boot)."""
+        """Draw a table from the database, whatever its message shows, and deliver
+        what it owes (boot)."""
+        self._shown.pop(table_id, None)
         self._wake(table_id, await self.service.snapshot(table_id))
 
     def deliver(self, table_id: int) -> None:
         """Deliver what the table owes, without redrawing its message (boot)."""
         self._wake(table_id, None)
 
+    # --- a click updates the table message itself --------------------------------
+
+    def hold(self, table_id: int) -> None:
+        """A click on the table message is being judged: its answer will update the
+        message (an interaction response, free of the global rate limit), so the
+        worker does not edit it meanwhile (it still delivers the outbox)."""
+        self._held[table_id] = self._held.get(table_id, 0) + 1
+
+    def release(self, table_id: int) -> None:
+        """The click was answered (or failed): what it did not show, the worker does."""
+        count = self._held.get(table_id, 0) - 1
+        if count > 0:
+            self._held[table_id] = count
+            return
+        self._held.pop(table_id, None)
+        parked = self._parked.pop(table_id, None)
+        if parked is not None and not self._is_shown(parked):
+            self._wake(table_id, parked)
+
+    async def message_update(self, snapshot: Snapshot) -> dict[str, Any]:
+        """The table message for ``snapshot``, as arguments of a message edit."""
+        ctx = self.context(snapshot)
+        embed, items = self.table_message(ctx)
+        update: dict[str, Any] = {"embed": embed, "view": view_of(items) if items else None}
+        picture = await self._picture(ctx, embed)
+        if picture is not None:
+            update["attachments"] = [picture]
+        return update
+
+    async def shown(self, snapshot: Snapshot) -> None:
+        """The table message now shows ``snapshot`` (a click's answer updated it)."""
+        await self._rendered(snapshot)
+
+    def _is_shown(self, snapshot: Snapshot) -> bool:
+        """Whether the message shows this snapshot already, or a later version. Besides
+        the version and status, the message depends on the seats (away, taken over,
+        removed), which change without a new version."""
+        shown = self._shown.get(snapshot.table.id)
+        if shown is None or shown.version is None or snapshot.version is None:
+            return False
+        return shown.version > snapshot.version or shown == _Shown.of(snapshot)
+
+    def _idle(self) -> bool:
+        """Nothing left to do: no click holds a table message, no worker runs."""
+        return not self._held and all(worker.done() for worker in self._workers.values())
+
     def _wake(self, table_id: int, snapshot: Snapshot | None) -> None:
+        if self._stopped:
+            return
         if snapshot is not None or table_id not in self._latest:
             self._latest[table_id] = snapshot
         worker = self._workers.get(table_id)
@@ -98,14 +167,26 @@ class Renderer:
             )
 
     async def drain(self, timeout: float = 5.0) -> None:
-        """Wait until every queued step is on Discord (shutdown, tests)."""
-        workers = [w for w in self._workers.values() if not w.done()]
-        if workers:
-            await asyncio.wait(workers, timeout=timeout)
+        """Wait (at most ``timeout`` seconds) until every click on a table message has
+        been answered and every queued step is on Discord (shutdown)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not self._idle() and loop.time() < end:
+            workers = [w for w in self._workers.values() if not w.done()]
+            if workers:
+                await asyncio.wait(workers, timeout=end - loop.time())
+            else:
+                await asyncio.sleep(0.005)  # a click is being answered
 
     async def stop(self, timeout: float = 3.0) -> None:
-        """Flush what is queued (bounded), then cancel what is left (shutdown)."""
+        """Flush what is queued, lines waiting for ``log_interval`` included (bounded),
+        then cancel what is left (shutdown)."""
+        self.log_interval = 0.0
+        for table_id, handle in list(self._later.items()):
+            handle.cancel()
+            self._post_later(table_id)
         await self.drain(timeout)
+        self._stopped = True
         workers = [w for w in self._workers.values() if not w.done()]
         for worker in workers:
             worker.cancel()
@@ -119,7 +200,9 @@ class Renderer:
         while table_id in self._latest:
             snapshot = self._latest.pop(table_id)
             try:
-                if snapshot is not None:
+                if snapshot is not None and self._held.get(table_id):
+                    self._parked[table_id] = snapshot
+                elif snapshot is not None and not self._is_shown(snapshot):
                     await self._show_table(snapshot)
                 await self._deliver(table_id)
                 failures = 0
@@ -137,6 +220,17 @@ class Renderer:
             if self.interval and table_id in self._latest:
                 await asyncio.sleep(self.interval)
         self._workers.pop(table_id, None)
+        self._forget_if_closed(table_id)
+
+    def _forget_if_closed(self, table_id: int) -> None:
+        """A closed table's message will not change again: what this renderer keeps
+        about it goes (memory follows the live tables)."""
+        shown = self._shown.get(table_id)
+        if shown is None or shown.status.open or table_id in self._later:
+            return
+        for kept in (self._shown, self._pictures, self._last_post):
+            kept.pop(table_id, None)
+        self._dm_warned = {key for key in self._dm_warned if key[0] != table_id}
 
     def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
         return TableContext(snapshot, locale, self.service.away_after)
@@ -147,49 +241,83 @@ class Renderer:
     # --- the outbox ------------------------------------------------------------------
 
     async def _deliver(self, table_id: int) -> None:
-        """Send the table's undelivered entries in order; each is marked once Discord
-        accepted it (or refused it for good). A failure to retry stops here, so
-        nothing is delivered out of order."""
+        """Send the table's undelivered entries in order (per channel and per user);
+        each is marked once Discord accepted it (or refused it for good). Entries to
+        one place go as one message where they fit. The channel's lines wait until
+        ``log_interval`` passed since the table's last post, while the table
+        message's "what just happened" can show them all (more lines than that, or
+        the table over: they go at once). A failure to retry stops here, so nothing
+        is delivered out of order."""
         repo = self.service.repo
-        for entry in await repo.undelivered(table_id):
-            if entry.kind is OutboxKind.POST:
-                await self._post(entry)
+        entries = await repo.undelivered(table_id)
+        posts_due = await self._posts_due(table_id, entries)
+        posts_left = False
+        for group in _groups(entries):
+            if group[0].kind is OutboxKind.POST and not posts_due:
+                posts_left = True
+                continue
+            sent = await self._send(group)
+            for entry in group[:sent]:
+                assert entry.id is not None
+                await repo.mark_delivered(entry.id)
+            if sent < len(group):  # Discord had an earlier message of this nonce
+                self._wake(table_id, None)
+                return
+            if group[0].kind is OutboxKind.POST:
+                self._last_post[table_id] = time.monotonic()
+        if posts_left and table_id not in self._later:
+            delay = self.log_interval - (time.monotonic() - self._last_post.get(table_id, 0.0))
+            self._later[table_id] = asyncio.get_running_loop().call_later(
+                max(delay, 0.0), self._post_later, table_id
+            )
+
+    def _post_later(self, table_id: int) -> None:
+        self._later.pop(table_id, None)
+        self.deliver(table_id)
+
+    async def _posts_due(self, table_id: int, entries: list[OutboxEntry]) -> bool:
+        if time.monotonic() - self._last_post.get(table_id, -1e9) >= self.log_interval:
+            return True
+        waiting = sum(e.content.count("\n") + 1 for e in entries if e.kind is OutboxKind.POST)
+        if waiting > RECENT_LINES:  # the table message cannot show them all any more
+            return True
+        snapshot = await self.service.snapshot(table_id)
+        return snapshot.table.status not in (TableStatus.RUNNING, TableStatus.LOBBY)
+
+    async def _send(self, group: list[OutboxEntry]) -> int:
+        """Send a group of entries as one message; how many of them it holds (the
+        message Discord returns for a nonce it already had may hold fewer)."""
+        first = group[0]
+        content = "\n".join(entry.content for entry in group)
+        try:
+            if first.kind is OutboxKind.POST:
+                channel = self.client.get_partial_messageable(first.target)
             else:
-                await self._dm(entry)
-            assert entry.id is not None
-            await repo.mark_delivered(entry.id)
-
-    async def _post(self, entry: OutboxEntry) -> None:
-        channel = self.client.get_partial_messageable(entry.target)
-        try:
+                channel = await self._dm_channel(first.target)
             async with self._writes:
-                await channel.send(
-                    entry.content or None,
-                    embed=_embed(entry) or discord.utils.MISSING,
-                    nonce=_nonce(entry),
-                    allowed_mentions=NO_PINGS,
-                )
-        except (discord.Forbidden, discord.NotFound) as error:
-            # The channel is gone or closed to the bot: it can never be delivered.
-            log.warning("table %s: cannot post in %s: %s", entry.table_id, entry.target, error)
-
-    async def _dm(self, entry: OutboxEntry) -> None:
-        """A DM that never blocks the game: a closed DM is told once in the channel."""
-        try:
-            channel = await self._dm_channel(entry.target)
-            async with self._writes:
-                await channel.send(
-                    entry.content or None,
-                    embed=_embed(entry) or discord.utils.MISSING,
-                    nonce=_nonce(entry),
+                message = await channel.send(
+                    content or None,
+                    embed=_embed(first) or discord.utils.MISSING,
+                    nonce=_nonce(first),
                     allowed_mentions=NO_PINGS,
                 )
         except discord.Forbidden as error:
-            if error.code != DM_CLOSED:
-                log.warning("DM to %s refused: %s", entry.target, error)
-            await self._warn_dm_closed(entry.table_id, entry.target)
+            await self._undeliverable(first, error)
+            return len(group)
         except discord.NotFound as error:
-            log.warning("DM to %s impossible: %s", entry.target, error)
+            log.warning("table %s: cannot send to %s: %s", first.table_id, first.target, error)
+            return len(group)
+        return _entries_in(group, message.content)
+
+    async def _undeliverable(self, entry: OutboxEntry, error: discord.Forbidden) -> None:
+        """A channel closed to the bot, or a player's closed DMs (told once in the
+        channel, so the game goes on with My hand)."""
+        if entry.kind is OutboxKind.POST:
+            log.warning("table %s: cannot post in %s: %s", entry.table_id, entry.target, error)
+            return
+        if error.code != DM_CLOSED:
+            log.warning("DM to %s refused: %s", entry.target, error)
+        await self._warn_dm_closed(entry.table_id, entry.target)
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The user's DM channel, opened once (discord.py keeps only 128 of them)."""
@@ -201,6 +329,8 @@ class Renderer:
                 opened.id, type=discord.ChannelType.private
             )
             self._dm_channels[user_id] = channel
+            while len(self._dm_channels) > DM_CHANNELS:
+                del self._dm_channels[next(iter(self._dm_channels))]
         return channel
 
     async def _warn_dm_closed(self, table_id: int, user_id: int) -> None:
@@ -270,6 +400,9 @@ class Renderer:
         return discord.File(io.BytesIO(png), filename=PICTURE)
 
     async def _rendered(self, snapshot: Snapshot) -> None:
+        if self._is_shown(snapshot):
+            return
+        self._shown[snapshot.table.id] = _Shown.of(snapshot)
         await self.service.repo.mark_rendered(
             snapshot.table.id, snapshot.version, snapshot.table.status
         )
@@ -287,6 +420,55 @@ class Renderer:
         if status is TableStatus.FINISHED:
             return embed, finished_items(ctx)
         return embed, []
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What a table message shows: the state version, the status, and the seats'
+    marks (away strikes, removed)."""
+
+    version: int | None
+    status: TableStatus
+    seats: tuple[tuple[int, bool], ...]
+
+    @classmethod
+    def of(cls, snapshot: Snapshot) -> _Shown:
+        seats = tuple((s.away_strikes, s.removed) for s in snapshot.seats)
+        return cls(snapshot.version, snapshot.table.status, seats)
+
+
+def _groups(entries: list[OutboxEntry]) -> list[list[OutboxEntry]]:
+    """The entries as messages: each place's entries in their order, joined while
+    they fit one message (an embed goes alone). Only the order within one place
+    (a channel, a user's DMs) is kept: a DM between two lines does not split them."""
+    groups: list[list[OutboxEntry]] = []
+    open_group: dict[tuple[OutboxKind, int], list[OutboxEntry]] = {}
+    """Each place's latest group, while more can join it."""
+    for entry in entries:
+        place = (entry.kind, entry.target)
+        last = open_group.get(place)
+        if (
+            last is not None
+            and entry.embed_json is None
+            and sum(len(e.content) + 1 for e in last) + len(entry.content) <= CONTENT
+        ):
+            last.append(entry)
+            continue
+        group = [entry]
+        groups.append(group)
+        if entry.embed_json is None:
+            open_group[place] = group
+        else:
+            open_group.pop(place, None)
+    return groups
+
+
+def _entries_in(group: list[OutboxEntry], content: str) -> int:
+    """How many of the group's entries a sent message holds, from its start."""
+    for count in range(len(group), 0, -1):
+        if "\n".join(entry.content for entry in group[:count]) == content:
+            return count
+    return len(group)
 
 
 def _nonce(entry: OutboxEntry) -> str:

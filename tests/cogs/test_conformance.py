@@ -18,7 +18,8 @@ import pytest
 from bot.app import game_extension
 from bot.ui.codec import BadCode, choice_models, decode
 from bot.ui.components import view_of
-from bot.ui.presenter import AnyPresenter, TableContext, hand_button
+from bot.ui.i18n import t
+from bot.ui.presenter import RECENT_LINES, AnyPresenter, TableContext, hand_button
 from games.base import Choice, Event, GameState, Seat
 from games.entry import AnyGame
 from games.registry import GAMES
@@ -104,11 +105,37 @@ def test_every_payload_fits_discord_and_every_choice_is_legal(name: str, players
     game, presenter = GAMES[name], presenter_of(name)
     for moment in sample(play(game, players, seed=players), SAMPLES_PER_GAME):
         ctx = context(name, moment.state)
+        ctx.snapshot.recent = [e for e in moment.events if e.public]  # "what just happened"
         public = check_public_message(game, presenter, ctx)
         lines = presenter.event_lines(ctx, moment.events)
         check_lines(lines)
         for seat in range(moment.state.seats):
             check_private(game, presenter, ctx, seat, moment.events, public)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_table_message_shows_the_latest_public_lines_in_order(name: str) -> None:
+    """ "What just happened": the latest lines, the newest last, as many as there are
+    up to RECENT_LINES, each a line of the recent events as the channel gets them."""
+    game, presenter = GAMES[name], presenter_of(name)
+    moments = play(game, game.typical_players, seed=11)
+    public = [e for moment in moments for e in moment.events if e.public]
+    full = 0
+    for end in range(0, len(public), max(1, len(public) // 40)):
+        ctx = context(name, moments[-1].state)
+        ctx.snapshot.recent = recent = public[max(0, end - 24) : end]
+        every = presenter.event_lines(ctx, recent)
+        fields = [f for f in presenter.table_embed(ctx).fields if f.name == t("table.recent")]
+        if not every:
+            assert not fields
+            continue
+        (field,) = fields
+        shown = str(field.value).split("\n")
+        assert len(shown) == min(RECENT_LINES, len(every))
+        assert shown[-1] == every[-1], "the newest line is not last"
+        assert all(line in every for line in shown)
+        full += len(shown) == RECENT_LINES
+    assert full > 5
 
 
 def check_public_message(

@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import aiosqlite
 from PIL import Image
 
 from bot.app import GameMasterBot
@@ -23,7 +22,7 @@ from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import FakeUser, InteractionRecord, StoredMessage
 from tests.games.bloody_inn.conformance import random_choice, scramble_unknown
 
-from .harness import World
+from .harness import World, accepted, private_answer, redraw, settle
 
 PANEL_BUTTON = "ui.panel.turn"
 PRIVATE_WORDING = ("your accomplices now", "Your accomplices", "your hand:", "Played so far")
@@ -79,20 +78,15 @@ class InnTable:
         return table
 
     async def settle(self) -> None:
-        await self.bot.renderer.drain()
+        await settle(self.bot)
 
     async def rig(self, state: BloodyInnState) -> None:
         """Test setup: replace the running game in the database (keeping the table's
         version), then redraw the table message."""
-        async with aiosqlite.connect(self.world.path / "tables.sqlite3") as db:
-            await db.execute(
-                "UPDATE states SET state_json = ? WHERE table_id = ?",
-                (state.model_dump_json(), self.id),
-            )
-            await db.commit()
-        self.bot.tables.forget(self.id)
-        await self.bot.renderer.refresh(self.id)
-        await self.settle()
+        self.world.write(
+            "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), self.id
+        )
+        await redraw(self.bot, self.id)
         await self.assert_public_message_hides_secrets()
 
     async def message(self) -> StoredMessage:
@@ -136,23 +130,36 @@ class InnTable:
             record = await self.fake.click(user, await self.message(), public[code])
         else:
             record = await self.choose_in_panel(user, code)
-        await record.wait_response()
-        self.took(user, record)
+        await self.took(user, record)
         await self.settle()
         self.steps += 1
         await self.assert_public_message_hides_secrets()
         return record
 
-    def took(self, user: FakeUser, record: InteractionRecord) -> None:
-        """The choice was applied: answered silently (6), by turning the panel into
-        what follows (7), or, after a public button, by opening the player's panel
-        for its next private decision (4, ephemeral)."""
-        assert record.response_type in (4, 6, 7), f"the choice was refused: {record.callbacks}"
-        if record.response_type == 4:
-            panel = record.message
-            ids = [str(c.get("custom_id", "")) for c in components_of(panel)]
-            assert record.ephemeral and ids, f"a panel, not a refusal: {panel.content}"
-            self.panels[user.id] = panel
+    async def took(self, user: FakeUser, record: InteractionRecord) -> None:
+        """The choice was applied: a choice in the panel by turning the panel into
+        what follows (7); a public button by updating the table message (7; 6 when
+        deferred), then, when the player's next decision is not all on the table
+        message (it needs the hand), by opening the player's panel for it (an
+        ephemeral follow-up), else silently."""
+        await record.wait_response()
+        await self.settle()  # the follow-ups of a click on the table message are sent
+        if not accepted(record):
+            assert record.response_type in (6, 7) and record.ephemeral, (
+                f"the choice was refused: {record.callbacks}"
+            )
+            return
+        seat = (await self.bot.tables.snapshot(self.id)).seat_of(user.id)
+        assert seat is not None
+        prompt = GAME.prompt_for(await self.state(), seat.seat)
+        codes = await self.table_codes()
+        if prompt is None or all(encode(choice) in codes for choice in prompt.choices):
+            assert not record.followups, f"not silent: {[m.content for m in record.followups]}"
+            return
+        panel = await private_answer(record)
+        ids = [str(c.get("custom_id", "")) for c in components_of(panel)]
+        assert ids, f"a panel, not a refusal: {panel.content}"
+        self.panels[user.id] = panel
 
     async def panel(self, user: FakeUser) -> StoredMessage:
         """The user's current private panel: the last one if it shows this moment's

@@ -8,7 +8,6 @@ import io
 import random
 from typing import Any
 
-import aiosqlite
 from PIL import Image
 
 from bot.app import GameMasterBot
@@ -20,7 +19,7 @@ from games.conspiracy.models import ConspiracyChoice
 from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import InteractionRecord, StoredMessage
 
-from .harness import Table, World
+from .harness import Table, World, redraw
 
 PANEL = "ui.panel.choose"
 
@@ -149,12 +148,7 @@ class ConspiracyTable(Table):
 async def rig(table: ConspiracyTable, state: ConspiracyState) -> None:
     """Test setup: replace the state of a running table in the database, keeping
     its version, then redraw the table message."""
-    async with aiosqlite.connect(table.world.path / "tables.sqlite3") as db:
-        await db.execute(
-            "UPDATE states SET state_json = ? WHERE table_id = ?",
-            (state.model_dump_json(), table.id),
-        )
-        await db.commit()
-    table.bot.tables.forget(table.id)
-    await table.bot.renderer.refresh(table.id)
-    await table.settle()
+    table.world.write(
+        "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), table.id
+    )
+    await redraw(table.bot, table.id)

@@ -4,6 +4,8 @@ buttons on the table message, ephemeral selects."""
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from games.complots.models import Act, Block, Challenge, Pass
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import (
+    JSON,
     FakeChannel,
     FakeGuild,
     FakeUser,
@@ -30,7 +33,21 @@ MANAGE_GUILD = 0x20
 PUBLIC_CHOICES = (Challenge, Block, Pass)
 """With any Act that has no target, the Complots choices that have a button of their
 own on the table message; the others are picked in the select of a private panel."""
-CHANNEL_MESSAGE, SELECT = 4, 3
+CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 6, 7
+"""Interaction response types (a deferred update and an update edit the clicked message)."""
+SELECT = 3
+FIXED_VERSION_CODES = (
+    "ui.join",
+    "ui.leave",
+    "ui.start",
+    "ui.cancel",
+    "ui.computer.",
+    "ui.takeover.",
+    "ui.hand",
+    "ui.rematch",
+    "ui.log",
+)
+"""Buttons always bound to version 0 (lobby, My hand, finished table), whatever the state."""
 
 
 @dataclass
@@ -46,11 +63,17 @@ class World:
     seed: int = 20261122
     """Deals are drawn from this seed, so a failing game replays exactly."""
 
+    def write(self, sql: str, *params: object) -> None:
+        """Test setup: one statement on the bot's database file, bypassing the bot."""
+        with closing(sqlite3.connect(self.path / "tables.sqlite3")) as db, db:
+            db.execute(sql, params)
+
     def bot(self, **settings: Any) -> GameMasterBot:
         values: dict[str, Any] = {
             "discord_token": self.fake.token,
             "database_path": self.path / "tables.sqlite3",
             "render_interval": 0.0,
+            "log_interval": 0.0,
             **settings,
         }
         deals = random.Random(self.seed)
@@ -125,14 +148,88 @@ def panel_select(panel: StoredMessage) -> tuple[str, list[str]]:
 
 def refusal(record: InteractionRecord) -> str | None:
     """The line the bot refused a click or select with, or None if it accepted it (or
-    has not answered). It accepts with a deferred update (6), by editing the clicked
-    panel (7) or by opening a panel with components; it refuses with an ephemeral
-    line alone (``Controller.refuse``, a panel that does not fit). Not for Join and
-    Leave, which answer a line alone when they succeed."""
+    has not answered). It accepts by updating the clicked message (7: the table
+    message, or the clicked panel; 6 when deferred), or by opening a panel with
+    components; it refuses with an ephemeral line alone (``Controller.refuse``, a
+    panel that does not fit)."""
     response = record.response
     if response is None or response.type != CHANNEL_MESSAGE or not response.ephemeral:
         return None
     return None if components_of(record.message) else record.message.content
+
+
+def accepted(record: InteractionRecord) -> bool:
+    """The bot took a click on a public message (the table message): it answered by
+    updating that message to the table as it now is (7), or, when the work outlasted
+    its answer budget, by a deferred update (6) then an edit of that message. A
+    refusal is an ephemeral message instead; a click in a panel edits the panel."""
+    response = record.response
+    source = record.source_message
+    return (
+        response is not None
+        and response.type in (DEFERRED_UPDATE, UPDATE_MESSAGE)
+        and source is not None
+        and not source.ephemeral
+    )
+
+
+async def private_answer(record: InteractionRecord) -> StoredMessage:
+    """What the bot told the clicker alone (waited for): its ephemeral response (a
+    refusal, a panel, a slash command's answer, the clicked panel turned into what
+    follows) or, when the click was accepted by updating the table message, the
+    ephemeral follow-up after that update (Join's welcome, Leave's goodbye, a
+    game's private answer or next panel)."""
+    await record.wait_response()
+    if accepted(record):
+        message = (await record.wait_followups(1))[0]
+    else:
+        await record.wait_settled()
+        deferred = record.response_type == DEFERRED_UPDATE and record.followups
+        message = record.followups[0] if deferred else record.message
+    assert message.ephemeral_to == record.user.id, (
+        f"not a private answer to {record.user.name}: {record.callbacks}"
+    )
+    return message
+
+
+async def answer_text(record: InteractionRecord) -> str:
+    """The text of ``private_answer``."""
+    return (await private_answer(record)).content
+
+
+async def table_update(record: InteractionRecord) -> JSON:
+    """The table message as the accepted answer to a click on it showed it: the
+    update's own payload (7), or, after a deferred update (6), the version of the
+    message the edit of the original response made."""
+    await record.wait_response()
+    assert accepted(record), f"the click was not accepted: {record.callbacks}"
+    response = record.response
+    assert response is not None
+    if response.type == UPDATE_MESSAGE:
+        return response.data
+    await record.wait_settled()
+    assert record.source_message is not None
+    return record.source_message.history[record.source_version]
+
+
+def shown_version(message: StoredMessage | JSON) -> int:
+    """The state version a table message's buttons and selects are bound to (its
+    choices and panel buttons; Join, My hand, Log and the like always carry 0)."""
+    versions = {
+        int(custom_id.split(":")[2])
+        for component in components_of(message)
+        if (custom_id := str(component.get("custom_id") or "")).startswith(("gm:", "gs:"))
+        and not custom_id.split(":", 3)[3].startswith(FIXED_VERSION_CODES)
+    }
+    assert len(versions) == 1, f"no one version on the message: {components_of(message)}"
+    return versions.pop()
+
+
+async def settle(bot: GameMasterBot, timeout: float = 5.0) -> None:
+    """Until the bot is done with the clicks on table messages it answered (their
+    follow-ups sent: such a click holds its table's message until then) and its
+    renderer has nothing left to do."""
+    await bot.renderer.drain(timeout)
 
 
 class Table:
@@ -164,7 +261,7 @@ class Table:
         return table
 
     async def settle(self) -> None:
-        await self.bot.renderer.drain()
+        await settle(self.bot)
 
     async def message(self) -> StoredMessage:
         table = await self.bot.repo.get_table(self.id)
@@ -233,11 +330,11 @@ class Table:
     async def select_in_panel(
         self, user: FakeUser, panel: InteractionRecord, value: str
     ) -> InteractionRecord:
-        await panel.wait_response()
-        assert panel.ephemeral, "private choices are offered in an ephemeral panel"
-        select, values = panel_select(panel.message)
+        message = await private_answer(panel)
+        assert message.ephemeral, "private choices are offered in an ephemeral panel"
+        select, values = panel_select(message)
         assert value in values, f"{value} not offered: {values}"
-        return await self.fake.select(user, panel.message, select, [value])
+        return await self.fake.select(user, message, select, [value])
 
     async def play_randomly(self, rng: random.Random, max_steps: int = 400) -> None:
         """Random legal choices through the UI until the game is over."""
@@ -254,17 +351,19 @@ class Table:
 async def rig(table: Table, hands: list[list[Any]], **kwargs: Any) -> None:
     """Test setup: replace the dealt hands (and coins, turn) of a running table in
     the database, keeping its version, then redraw the table message."""
-    import aiosqlite
-
     from tests.games.complots.helpers import rigged
 
     state = rigged(hands, **kwargs)
-    async with aiosqlite.connect(table.world.path / "tables.sqlite3") as db:
-        await db.execute(
-            "UPDATE states SET state_json = ? WHERE table_id = ?",
-            (state.model_dump_json(), table.id),
-        )
-        await db.commit()
-    table.bot.tables.forget(table.id)
-    await table.bot.renderer.refresh(table.id)
-    await table.settle()
+    table.world.write(
+        "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), table.id
+    )
+    await redraw(table.bot, table.id)
+
+
+async def redraw(bot: GameMasterBot, table_id: int) -> None:
+    """Test setup, after a table's stored state was replaced behind the bot's back
+    (keeping its version): the bot drops its copy and redraws the table message."""
+    await settle(bot)
+    bot.tables.forget(table_id)
+    await bot.renderer.refresh(table_id)
+    await settle(bot)

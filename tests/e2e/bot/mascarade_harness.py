@@ -7,8 +7,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import aiosqlite
-
 from bot.app import GameMasterBot
 from bot.storage.models import TableStatus
 from bot.ui.codec import encode
@@ -28,11 +26,12 @@ from games.mascarade.models import (
     Pass,
     Swap,
 )
-from tests.e2e.fake_discord.components import components_of
+from tests.e2e.fake_discord.components import components_of, labels
 from tests.e2e.fake_discord.models import FakeUser, InteractionRecord, StoredMessage
 from tests.games.mascarade.conformance import scramble_unknown
 
-from .harness import Table, World
+from .harness import Table, World, private_answer, redraw, table_update
+from .harness import accepted as updated_table
 
 REFUSALS = frozenset(v for k, v in CORE.items() if k.startswith("refusal.") and "{" not in v)
 PRIVATE_PHRASES = (
@@ -73,8 +72,7 @@ class MascaradeTable(Table):
         for user in world.players[1:players]:
             await (await table.click_label(user, "Join")).wait_response()
         start = await table.click_label(creator, "Start")
-        await start.wait_response()
-        assert start.response_type == 6, start.callbacks
+        assert "My hand" in labels(await table_update(start)), "the answer shows the game"
         await table.settle()
         await table.assert_public_message_hides_secrets()
         return table
@@ -123,20 +121,27 @@ class MascaradeTable(Table):
         return decided
 
     async def accepted(self, record: InteractionRecord) -> None:
+        """The choice was taken: a public button by updating the table message (then
+        any private answer follows it, see ``private_answer``), a choice in a panel by
+        turning it into what follows; no answer the player sees is a refusal."""
         await record.wait_response()
-        assert record.response_type in (4, 6, 7), f"no answer: {record.callbacks}"
-        if record.response_type != 6:
+        await self.settle()  # the follow-ups of a click on the table message are sent
+        if updated_table(record):
+            answers = list(record.followups)
+        else:
+            assert record.response_type in (4, 6, 7), f"no answer: {record.callbacks}"
             assert record.ephemeral, "answers to a choice are private"
-            assert record.content not in REFUSALS, f"the choice was refused: {record.content}"
-        await self.settle()
+            answers = [record.message, *record.followups]
+        for answer in answers:
+            assert answer.ephemeral_to == record.user.id, "answers to a choice are private"
+            assert answer.content not in REFUSALS, f"the choice was refused: {answer.content}"
         await self.assert_public_message_hides_secrets()
 
     async def click_in_panel(
         self, user: FakeUser, panel: InteractionRecord, code: str
     ) -> InteractionRecord:
-        await panel.wait_response()
-        assert panel.ephemeral, "secret choices are offered in an ephemeral panel"
-        message = panel.message
+        message = await private_answer(panel)
+        assert message.ephemeral, "secret choices are offered in an ephemeral panel"
         matches = [
             c["custom_id"]
             for c in components_of(message)
@@ -223,15 +228,10 @@ class MascaradeTable(Table):
 async def rig(table: MascaradeTable, state: MascaradeState) -> None:
     """Test setup: replace the dealt game of a running table in the database
     (cards, coins, turn, knowledge), keeping its version; redraw the message."""
-    async with aiosqlite.connect(table.world.path / "tables.sqlite3") as db:
-        await db.execute(
-            "UPDATE states SET state_json = ? WHERE table_id = ?",
-            (state.model_dump_json(), table.id),
-        )
-        await db.commit()
-    table.bot.tables.forget(table.id)
-    await table.bot.renderer.refresh(table.id)
-    await table.settle()
+    table.world.write(
+        "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), table.id
+    )
+    await redraw(table.bot, table.id)
     await table.assert_public_message_hides_secrets()
 
 

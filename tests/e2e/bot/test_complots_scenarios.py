@@ -14,7 +14,7 @@ from games.complots.models import Act, Block, Challenge, Keep, Pass, Reveal, Sta
 from tests.e2e.fake_discord.components import labels
 from tests.games.complots.helpers import AM, CA, CO, A, D
 
-from .harness import Table, World, rig
+from .harness import Table, World, accepted, answer_text, rig
 
 TAX = Act(action=ActionKind.TAX)
 
@@ -39,6 +39,10 @@ async def test_a_challenge_both_ways(world: World) -> None:
         assert "you drew" in dm_text(world, 0), "the proved card's replacement is DMed"
         await table.play(1, Reveal(slot=0))
         assert "**bob** loses Countess" in channel_text(world)
+        fields = {f["name"]: f["value"] for f in (await table.message()).embeds[0]["fields"]}
+        recent = fields["What just happened"].splitlines()
+        assert "**bob** loses Countess." in recent, "the table message tells what just happened"
+        assert recent == channel_text(world).splitlines()[-len(recent) :], "the latest lines"
 
         await table.play(1, TAX)
         await table.play(2, Challenge())
@@ -147,7 +151,7 @@ async def test_wrong_user_stale_and_double_clicks(world: World) -> None:
         window_message = await table.message()
         window_version = len(window_message.history) - 1
         first = await table.play(1, Pass())
-        assert first.response_type == 6
+        assert accepted(first) and not first.followups, "taken, nothing private to say"
         double = await fake.click(
             world.players[1], window_message, label="Pass", seen_version=window_version
         )
@@ -177,8 +181,7 @@ async def test_a_player_with_closed_dms_plays_through_my_hand(world: World) -> N
         table = Table(world, bot, found.id)
         await table.settle()
         joined = await table.click_label(bob, "Join")
-        await joined.wait_response()
-        assert joined.ephemeral and "cannot send you DMs" in joined.content
+        assert "cannot send you DMs" in await answer_text(joined)
         for user in world.players[2:]:
             await (await table.click_label(user, "Join")).wait_response()
         await (await table.click_label(world.players[0], "Start")).wait_response()

@@ -175,6 +175,9 @@ async def test_a_computer_takes_over_an_away_player_who_then_takes_the_seat_back
         assert hand.ephemeral
         assert "**bob** is back" in channel_text(world)
         assert (await bot.repo.seats(table.id))[1].away_strikes == 0
+        await table.settle()
+        shown = (await table.message()).embeds[0]["description"]
+        assert "bob 🤖" not in shown and "away" not in shown, "the table shows bob back"
         await play_until(bobs_turn)
         snap = await service.snapshot(table.id)
         assert not service.computers_awaited(snap), "bob's seat is his own: nobody plays it"

@@ -8,7 +8,7 @@ from bot.storage.models import TableStatus
 from tests.e2e.fake_discord.components import components_of, labels
 
 from .conspiracy_harness import PANEL, ConspiracyTable, codes_on, picture_of
-from .harness import World
+from .harness import World, shown_version, table_update
 
 
 def channel_text(world: World) -> str:
@@ -39,7 +39,10 @@ async def test_two_players_play_to_the_end_across_a_restart(world: World) -> Non
         await table.settle()
         assert len(fake.message(before.id).history) == shown, "an up-to-date message is kept"
         record = await table.play(seat, choice)
-        assert record.response_type == 6, "a button sent by the old bot works"
+        update = await table_update(record)  # a button sent by the old bot works
+        assert shown_version(update) == (await bot.tables.snapshot(table.id)).version, (
+            "its answer shows the table as the new bot has it"
+        )
         await table.play_randomly(rng)
         assert await table.status() is TableStatus.FINISHED
         message = await table.message()

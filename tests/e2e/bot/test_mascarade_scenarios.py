@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import aiosqlite
-
 from bot.storage.models import TableStatus
 from games.mascarade import GAME
 from games.mascarade.models import (
@@ -39,7 +37,7 @@ from tests.games.mascarade.helpers import (
     rigged,
 )
 
-from .harness import build_world
+from .harness import accepted, answer_text, build_world, private_answer, shown_version, table_update
 from .mascarade_harness import MascaradeTable, refusal, rig
 
 
@@ -86,9 +84,7 @@ async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
         contest_message = await table.message()
     # Stopped in the middle of the contest round; dave's deadline passes meanwhile.
 
-    async with aiosqlite.connect(world.path / "tables.sqlite3") as db:
-        await db.execute("UPDATE deadlines SET due_at = 0 WHERE table_id = ?", (table.id,))
-        await db.commit()
+    world.write("UPDATE deadlines SET due_at = 0 WHERE table_id = ?", table.id)
 
     async with fake.running(world.bot()) as bot:
         table = MascaradeTable(world, bot, table.id)
@@ -102,7 +98,11 @@ async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
         assert GAME.awaiting(await table.mascarade()) == [4], "erin is asked next"
         silent = await fake.click(erin, contest_message, label="Stay silent")
         await table.accepted(silent)
-        assert silent.response_type == 6, "a button sent by the old bot works"
+        assert accepted(silent), "a button sent by the old bot works"
+        assert (
+            shown_version(await table_update(silent))
+            == (await bot.tables.snapshot(table.id)).version
+        ), "its answer shows the table as the new bot has it"
 
         text = table.channel_text()
         assert "**alice** reveals: **King**" in text and "**bob** reveals: **Queen**" in text
@@ -127,7 +127,8 @@ async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
 
         # carol looks: only she sees her card, at once and in My hand.
         looked = await table.play(2, Look(slot=0))
-        assert looked.ephemeral and looked.content == "👁️ you look at your card: **Queen**."
+        assert accepted(looked), "a button of the table message"
+        assert await answer_text(looked) == "👁️ you look at your card: **Queen**."
         assert "**carol** looks at their card." in table.channel_text()
         dms = [m.content for m in fake.dms(carol)]
         assert f"#{table.id} · 👁️ you look at your card: **Queen**." in dms, "and by DM"
@@ -203,10 +204,11 @@ async def test_the_spy_the_fool_and_the_inquisitor(
         await intruder.wait_response()
         assert intruder.ephemeral and intruder.content == refusal("not_prompted")
         seen = await table.play(0, ChooseCard(target=None, slot=0))
-        assert seen.response_type == 4 and seen.ephemeral
-        assert "you look at your card: **Spy**" in seen.content
-        assert "you see the centre card: **Queen**" in seen.content
-        assert "Spy: swap your card and the centre card, or not?" in seen.content
+        assert accepted(seen), "a button of the table message"
+        answer = await private_answer(seen)
+        assert "you look at your card: **Spy**" in answer.content
+        assert "you see the centre card: **Queen**" in answer.content
+        assert "Spy: swap your card and the centre card, or not?" in answer.content
         decided = await table.click_in_panel(alice, seen, "decide.1")
         await table.accepted(decided)
         assert "you really swapped" in decided.content
@@ -227,9 +229,7 @@ async def test_the_spy_the_fool_and_the_inquisitor(
         await table.play(1, ChooseCard(target=2, slot=0))
         assert "First card: **carol**'s card" in await table.embed_text()
         follow_up = await table.play(1, ChooseCard(target=3, slot=0))
-        assert follow_up.ephemeral and "Fool: swap **carol**'s card and **dave**'s card" in (
-            follow_up.content
-        )
+        assert "Fool: swap **carol**'s card and **dave**'s card" in await answer_text(follow_up)
         hand = await table.click_label(bob, "My hand")
         await hand.wait_response()
         kept = await table.click_in_panel(bob, hand, "decide.0")

@@ -10,7 +10,7 @@ import pytest
 from bot.ui import controller
 from tests.games.complots.helpers import AM, CA, CO, A, D
 
-from .harness import Table, World, rig
+from .harness import Table, World, rig, shown_version, table_update
 
 
 async def test_a_slow_step_is_deferred_then_a_refusal_follows(
@@ -34,6 +34,8 @@ async def test_a_slow_step_is_deferred_then_a_refusal_follows(
         assert accepted.response_type == 6 and accepted.latency is not None
         assert accepted.latency < 0.3, "answered before the step finished"
         await fake.wait_for(lambda: bot.tables._cache[table.id].version == 1, 5, "the step")
+        update = await table_update(accepted)
+        assert shown_version(update) == 1, "then its answer's edit shows the step"
         await table.settle()  # the table message shows bob's turn now
 
         refused = await table.click_code(world.players[0], "act.income.-")

@@ -8,16 +8,9 @@ from bot.storage.models import TableStatus
 from games.complots import ActionKind
 from games.complots.models import Act
 from tests.e2e.fake_discord.components import labels
-from tests.e2e.fake_discord.models import InteractionRecord
 from tests.games.complots.helpers import AM, CA, CO, A, D
 
-from .harness import Table, World, rig
-
-
-async def answer(record: InteractionRecord) -> str:
-    await record.wait_response()
-    assert record.ephemeral, "refusals and private answers are ephemeral"
-    return record.content
+from .harness import Table, World, answer_text, rig, table_update
 
 
 async def test_lobby_rules(world: World) -> None:
@@ -25,9 +18,9 @@ async def test_lobby_rules(world: World) -> None:
     alice, bob, carol = world.players[:3]
     async with fake.running(world.bot()) as bot:
         opened = await fake.slash(alice, world.channel, "complots", variant="inquisitor")
-        assert "is open below" in await answer(opened)
+        assert "is open below" in await answer_text(opened)
         second = await fake.slash(bob, world.channel, "complots")
-        assert "already has an open table" in await answer(second)
+        assert "already has an open table" in await answer_text(second)
 
         found = await bot.tables.table_in_channel(world.channel.id)
         assert found is not None
@@ -35,14 +28,20 @@ async def test_lobby_rules(world: World) -> None:
         await table.settle()
         lobby = await table.message()
         assert "Inquisitor" in str(lobby.embeds)
-        assert "needed to start" in await answer(await table.click_label(alice, "Start"))
+        assert "needed to start" in await answer_text(await table.click_label(alice, "Start"))
 
-        await (await table.click_label(bob, "Join")).wait_response()
-        assert "already seated" in await answer(await table.click_label(bob, "Join"))
-        assert "Only the table's creator" in await answer(await table.click_label(bob, "Start"))
-        assert "cancel it instead" in await answer(await table.click_label(alice, "Leave"))
-        assert "left the table" in await answer(await table.click_label(bob, "Leave"))
-        assert "not playing" in await answer(await table.click_label(carol, "Leave"))
+        joined = await table.click_label(bob, "Join")
+        assert f"<@{bob.id}>" in str((await table_update(joined))["embeds"]), "shown seated"
+        assert "You joined the table" in await answer_text(joined)
+        assert "already seated" in await answer_text(await table.click_label(bob, "Join"))
+        assert "Only the table's creator" in await answer_text(
+            await table.click_label(bob, "Start")
+        )
+        assert "cancel it instead" in await answer_text(await table.click_label(alice, "Leave"))
+        left = await table.click_label(bob, "Leave")
+        assert f"<@{bob.id}>" not in str((await table_update(left))["embeds"]), "shown gone"
+        assert "left the table" in await answer_text(left)
+        assert "not playing" in await answer_text(await table.click_label(carol, "Leave"))
         await table.settle()
         assert "bob" not in str((await table.message()).embeds)
 
@@ -66,7 +65,7 @@ async def test_rematch_lets_the_previous_winner_start(world: World) -> None:
         loser_user = world.user((await table.seat_users())[1 - winner])
 
         log = await table.click_label(loser_user, "Log")
-        await answer(log)
+        await answer_text(log)
         assert "wins the game" in str(log.embeds)
 
         rematch = await table.click_label(loser_user, "Rematch")
@@ -86,18 +85,18 @@ async def test_hand_command_and_table_log(world: World) -> None:
     fake = world.fake
     async with fake.running(world.bot()) as bot:
         nothing = await fake.slash(world.players[0], world.channel, "hand")
-        assert "no open table" in await answer(nothing)
+        assert "no open table" in await answer_text(nothing)
         table = await Table.open(world, bot)
         await rig(table, [[D, CA], [CO, AM], [A, D], [CA, CO]], turn=0)
         hand = await fake.slash(world.players[2], world.channel, "hand")
-        await answer(hand)
+        await answer_text(hand)
         assert "Assassin, Duchess" in str(hand.embeds)
         outsider = await fake.slash(world.outsider, world.channel, "hand")
-        assert "not playing" in await answer(outsider)
+        assert "not playing" in await answer_text(outsider)
 
         await table.play(0, Act(action=ActionKind.INCOME))
         log = await fake.slash(world.players[3], world.channel, "table", "log")
-        await answer(log)
+        await answer_text(log)
         assert "**alice**: Income" in str(log.embeds)
 
 
@@ -119,7 +118,7 @@ async def test_moderator_removes_a_player_and_sets_guild_defaults(world: World) 
         table = await Table.open(world, bot)
         await rig(table, [[D, CA], [CO, AM], [A, D], [CA, CO]], turn=0)
         removed = await fake.slash(mod, world.channel, "mod", "remove", table=table.id, player=bob)
-        assert "was removed" in await answer(removed)
+        assert "was removed" in await answer_text(removed)
         await table.settle()
         state = await table.state()
         assert state.players[1].revealed() == [CO, AM], "the removed player's cards are shown lost"
@@ -133,14 +132,14 @@ async def test_moderator_removes_a_player_and_sets_guild_defaults(world: World) 
         refused = await fake.slash(
             alice, world.channel, "mod", "timeouts", turn=60, reaction=20, choice=30
         )
-        assert "Only moderators" in await answer(refused)
+        assert "Only moderators" in await answer_text(refused)
         role = fake.add_role(world.guild, "game masters")
         set_role = await fake.slash(mod, world.channel, "mod", "role", role=role)
-        assert "Moderator role" in await answer(set_role)
+        assert "Moderator role" in await answer_text(set_role)
         fake.add_member(world.guild, alice, roles=[role])
         allowed = await fake.slash(
             alice, world.channel, "mod", "timeouts", turn=60, reaction=20, choice=30
         )
-        assert "turn 60s, reactions 20s" in await answer(allowed)
+        assert "turn 60s, reactions 20s" in await answer_text(allowed)
         settings = await bot.repo.guild_settings(world.guild.id)
         assert (settings.turn_timeout, settings.reaction_timeout) == (60, 20)

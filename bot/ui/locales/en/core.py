@@ -66,6 +66,7 @@ STRINGS: dict[str, str] = {
     "table.dm_closed": "{user}: I cannot DM you. Use the **My hand** button to see your cards.",
     "table.ended_by_moderator": "A moderator ended table #{table}.",
     "table.footer": "Table #{table}",
+    "table.recent": "What just happened",
     "table.unnamed": "Player {number}",
     "table.dm_line": "#{table} · {line}",
     # admin

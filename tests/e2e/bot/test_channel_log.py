@@ -1,0 +1,97 @@
+"""The channel's log of a game: lines go in few posts, never more of them waiting
+than the table message shows, all of them in order once the game is over."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from contextlib import closing
+
+from bot.ui.i18n import t
+from bot.ui.presenter import RECENT_LINES
+from tests.e2e.fake_discord.models import StoredMessage
+
+from .harness import Table, World
+
+
+def owed_lines(world: World, table_id: int) -> list[str]:
+    """Every channel line the table's steps wrote to the outbox, in order."""
+    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
+        rows = db.execute(
+            "SELECT content FROM outbox WHERE table_id = ? AND kind = 'post' ORDER BY id",
+            (table_id,),
+        ).fetchall()
+    return [line for (content,) in rows for line in content.split("\n")]
+
+
+def line_posts(world: World, table_message_id: int) -> list[StoredMessage]:
+    """The bot's posts in the channel besides the table message, oldest first."""
+    return sorted(
+        (
+            m
+            for m in world.fake.store.messages.values()
+            if m.channel_id == world.channel.id
+            and m.author.id == world.fake.store.bot.id
+            and m.id != table_message_id
+            and not m.ephemeral
+            and not m.deleted
+        ),
+        key=lambda m: m.id,
+    )
+
+
+def recent_field(message: StoredMessage) -> str:
+    for embed in message.embeds:
+        for field in embed.get("fields", []):
+            if field["name"] == t("table.recent"):
+                return str(field["value"])
+    return ""
+
+
+async def test_lines_wait_while_the_table_message_shows_them(world: World) -> None:
+    async with world.fake.running(world.bot(log_interval=60.0)) as bot:
+        table = await Table.open(world, bot, players=2)
+        message = await table.message()
+        game = bot.tables.game("complots")
+        rng = random.Random(3)
+        waited = 0
+        while game.result(state := await table.state()) is None:
+            prompt = rng.choice(game.prompts(state))
+            await table.play(prompt.player, rng.choice(prompt.choices))
+            await table.settle()
+            posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+            owed = owed_lines(world, table.id)
+            assert posted == owed[: len(posted)], "posted out of order"
+            waiting = owed[len(posted) :]
+            assert len(waiting) <= RECENT_LINES, "more lines wait than the table shows"
+            shown = recent_field(await table.message())
+            assert all(line in shown for line in waiting), "a waiting line is nowhere"
+            waited += bool(waiting)
+        await table.settle()
+        posts = line_posts(world, message.id)
+        owed = owed_lines(world, table.id)
+        assert [line for m in posts for line in m.content.split("\n")] == owed
+        assert waited, "no line ever waited for the interval"
+        assert len(posts) < len(owed) / 2, "lines were not grouped"
+
+
+async def test_stopping_posts_the_lines_that_wait(world: World) -> None:
+    async with world.fake.running(world.bot(log_interval=60.0)) as bot:
+        table = await Table.open(world, bot, players=2)
+        message = await table.message()
+        game = bot.tables.game("complots")
+        rng = random.Random(4)
+        while not _waiting(world, table.id, message.id):
+            state = await table.state()
+            assert game.result(state) is None, "the game ended before a line waited"
+            prompt = rng.choice(game.prompts(state))
+            await table.play(prompt.player, rng.choice(prompt.choices))
+            await table.settle()
+        await bot.renderer.stop()
+        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        assert posted == owed_lines(world, table.id)
+
+
+def _waiting(world: World, table_id: int, table_message_id: int) -> bool:
+    posted = sum(len(m.content.split("\n")) for m in line_posts(world, table_message_id))
+    return len(owed_lines(world, table_id)) > posted
