@@ -426,8 +426,11 @@ class Run:
     async def play(self, seating: Seating, until: float) -> None:
         rng = random.Random(seating.channel.id)
         while time.monotonic() < until:
-            if self.pace:
-                await asyncio.sleep(rng.expovariate(1 / self.pace))
+            if self.pace:  # thinking; the timed phase ends on time all the same
+                think = rng.expovariate(1 / self.pace)
+                await asyncio.sleep(min(think, until - time.monotonic()))
+                if time.monotonic() >= until:
+                    return
             try:
                 await self.step(seating, rng, until)
             except Exception as error:  # a surprise must not end the table's task
