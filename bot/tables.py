@@ -698,9 +698,9 @@ class TableService:
             snap.state = self.game(table.game).state_model.model_validate_json(record.state_json)
             snap.version = record.version
             snap.deadline = await self.repo.deadline(table_id)
-            public = await self.repo.events(table_id, public_only=True)
+            public = await self.repo.events(table_id, public_only=True, last=RECENT_EVENTS)
             game = self.game(table.game)
-            snap.recent = [game.parse_event(r.event_json) for r in public[-RECENT_EVENTS:]]
+            snap.recent = [game.parse_event(r.event_json) for r in public]
         return snap
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:

@@ -217,7 +217,10 @@ class Repository(Protocol):
 
     async def actions(self, table_id: int) -> list[ActionRecord]: ...
 
-    async def events(self, table_id: int, *, public_only: bool) -> list[EventRecord]: ...
+    async def events(
+        self, table_id: int, *, public_only: bool, last: int | None = None
+    ) -> list[EventRecord]:
+        """The table's events in order (public ones only, the ``last`` ones only)."""
 
     # --- deadlines ---
     async def deadlines(self) -> list[Deadline]:

@@ -1050,13 +1050,18 @@ class SqliteRepository:
             (table_id,),
         )
 
-    async def events(self, table_id: int, *, public_only: bool) -> list[EventRecord]:
+    async def events(
+        self, table_id: int, *, public_only: bool, last: int | None = None
+    ) -> list[EventRecord]:
         audience_filter = " AND audience_json IS NULL" if public_only else ""
+        newest_first = (
+            "SELECT table_id, version, idx, audience_json, event_json FROM events"
+            f" WHERE table_id = ?{audience_filter} ORDER BY version DESC, idx DESC LIMIT ?"
+        )
         return await self._all(
             _event,
-            "SELECT table_id, version, idx, audience_json, event_json FROM events"
-            f" WHERE table_id = ?{audience_filter} ORDER BY version, idx",
-            (table_id,),
+            f"SELECT * FROM ({newest_first}) ORDER BY version, idx",
+            (table_id, -1 if last is None else last),
         )
 
     # --- deadlines ---

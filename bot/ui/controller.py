@@ -147,6 +147,8 @@ class TableMessages(Protocol):
 
     async def shown(self, snapshot: Snapshot) -> None: ...
 
+    async def direct_message(self, user_id: int, content: str) -> bool: ...
+
 
 class Controller:
     def __init__(
@@ -453,9 +455,7 @@ class Controller:
         user = interaction.user
         await self.service.join(table_id, user.id, getattr(user, "display_name", user.name))
         locale = interaction.locale.value
-        try:
-            await user.send(t("lobby.joined_dm", locale))
-        except discord.Forbidden:
+        if not await self.messages.direct_message(user.id, t("lobby.joined_dm", locale)):
             return Panel(content=t("lobby.joined_no_dm", locale))
         return Panel(content=t("lobby.joined", locale))
 

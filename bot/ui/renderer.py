@@ -319,6 +319,16 @@ class Renderer:
             log.warning("DM to %s refused: %s", entry.target, error)
         await self._warn_dm_closed(entry.table_id, entry.target)
 
+    async def direct_message(self, user_id: int, content: str) -> bool:
+        """A DM sent now (a click waits for it), through the DM channels this renderer
+        keeps open; False when the user does not take DMs from the bot."""
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.send(content, allowed_mentions=NO_PINGS)
+        except discord.Forbidden:
+            return False
+        return True
+
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The user's DM channel, opened once (discord.py keeps only 128 of them)."""
         channel = self._dm_channels.get(user_id)

@@ -19,7 +19,7 @@ from bot.storage.models import (
     Timeouts,
 )
 from bot.storage.sqlite import SqliteRepository
-from bot.tables import Notice, Refusal, Snapshot, TableService
+from bot.tables import RECENT_EVENTS, Notice, Refusal, Snapshot, TableService
 from games.ai import Level
 from games.complots import ActionKind, ComplotsOptions, ComplotsState
 from games.complots.models import Act, Pass
@@ -540,3 +540,20 @@ async def test_a_player_back_and_its_notice_are_one_write(service: TableService)
     await service.come_back(table, USERS[0])
     assert (await service.repo.undelivered(table))[-1].content.endswith("table.back")
     assert (await service.repo.seats(table))[0].away_strikes == 0
+
+
+async def test_the_recent_public_events_survive_a_reload(service: TableService) -> None:
+    table = await started(service)
+    game = service.game("complots")
+    rng = random.Random(8)
+    for _ in range(40):
+        snap = await service.snapshot(table)
+        if game.result(snap.state) is not None:
+            break
+        prompt = rng.choice(game.prompts(snap.state))
+        seat_user = snap.seats[prompt.player].user_id
+        await service.act(table, snap.version or 0, seat_user, rng.choice(prompt.choices))
+    kept = (await service.snapshot(table)).recent
+    assert len(kept) == RECENT_EVENTS and all(e.public for e in kept)
+    service.forget(table)
+    assert (await service.snapshot(table)).recent == kept

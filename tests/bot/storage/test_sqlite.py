@@ -807,6 +807,18 @@ async def test_events_public_only(repo: SqliteRepository) -> None:
     assert await repo.events(table.id + 1, public_only=False) == []
 
 
+async def test_events_the_last_ones_in_order(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    first = [event(table.id, 1, 0), event(table.id, 1, 1, audience=[1]), event(table.id, 1, 2)]
+    assert await play(repo, table.id, 0, events=first)
+    later = event(table.id, 2, 0)
+    assert await play(repo, table.id, 1, events=[later])
+    assert await repo.events(table.id, public_only=True, last=2) == [first[2], later]
+    assert await repo.events(table.id, public_only=False, last=3) == [*first[1:], later]
+    assert await repo.events(table.id, public_only=False, last=10) == [*first, later]
+    assert await repo.events(table.id, public_only=True, last=0) == []
+
+
 async def test_deadlines_set_replace_clear(repo: SqliteRepository) -> None:
     a = await running(repo, channel_id=10, due_at=T0 + 50)
     b = await running(repo, channel_id=11, due_at=T0 + 20)

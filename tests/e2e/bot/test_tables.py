@@ -143,3 +143,23 @@ async def test_moderator_removes_a_player_and_sets_guild_defaults(world: World) 
         assert "turn 60s, reactions 20s" in await answer_text(allowed)
         settings = await bot.repo.guild_settings(world.guild.id)
         assert (settings.turn_timeout, settings.reaction_timeout) == (60, 20)
+
+
+async def test_a_players_dm_channel_is_opened_once_for_the_welcome_and_the_deal(
+    world: World,
+) -> None:
+    async with world.fake.running(world.bot()) as bot:
+        table = await Table.open(world, bot, players=3)
+        await table.settle()
+        opened = [
+            int((r.body or {})["recipient_id"])
+            for r in world.fake.requests
+            if r.method == "POST" and r.path.endswith("/users/@me/channels")
+        ]
+        players = world.players[:3]
+        assert sorted(opened) == sorted(u.id for u in players), "once per player"
+        store = world.fake.store
+        for user in players[1:]:
+            (dm,) = [c for c in store.channels.values() if c.recipient_id == user.id]
+            texts = [m.content for m in store.messages.values() if m.channel_id == dm.id]
+            assert len(texts) >= 2, "welcomed, then dealt, in one DM channel"
