@@ -94,11 +94,14 @@ class GameMasterBot(commands.Bot):
             self.presenters,
             self.tables,
             interval=settings.render_interval,
-            log_interval=settings.log_interval,
+            # Notable lines are news: they go at once.
+            log_interval=settings.log_interval if settings.channel_log == "all" else 0.0,
         )
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
         self.tables.listeners = [self.renderer, self.autoplay]
-        self.tables.announcer = TableAnnouncer(self.presenters, settings.away_after)
+        self.tables.announcer = TableAnnouncer(
+            self.presenters, settings.away_after, every_line=settings.channel_log == "all"
+        )
         self.clicks = Controller(self.tables, self.presenters, self.is_moderator, self.renderer)
 
     async def setup_hook(self) -> None:

@@ -40,7 +40,13 @@ class Settings(BaseSettings):
     """Seconds a computer player waits before each move, so people can follow."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
     """Minimum seconds between two edits of one table message."""
+    channel_log: Literal["notable", "all"] = "notable"
+    """What of a game the channel gets as posts: ``notable``, what people need to be
+    told (the deal, a player out or removed, the end and its scores, a game's own
+    turning points, platform notices); ``all``, every line. Either way the table
+    message shows the latest lines and ``/table log`` the whole game."""
     log_interval: Annotated[float, Field(ge=0, le=60)] = 15.0
-    """Minimum seconds between two posts of one table's lines in its channel (the
-    table message shows the latest lines at once, and more lines than it shows go
-    at once; fewer posts spare Discord's global rate limit)."""
+    """With ``channel_log=all``: minimum seconds between two posts of one table's
+    lines (the table message shows the latest lines at once, and more lines than it
+    shows go at once; fewer posts spare Discord's global rate limit). Notable lines
+    are posted at once."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.storage.models import OutboxEntry, OutboxKind
+from games.base import Event
 
 from .i18n import t
 from .limits import CONTENT, cut
@@ -25,11 +26,17 @@ if TYPE_CHECKING:
 
 class TableAnnouncer:
     """Renders public lines (events, then notices) as channel posts, and each
-    seat's secrets (its hand when cards are dealt, its private lines) as DMs."""
+    seat's secrets (its hand when cards are dealt, its private lines) as DMs.
+    Posts carry what people need to be told, or every line (``every_line``)."""
 
-    def __init__(self, presenters: dict[str, AnyPresenter], away_after: int) -> None:
+    def __init__(
+        self, presenters: dict[str, AnyPresenter], away_after: int, *, every_line: bool = False
+    ) -> None:
+        """``every_line``: the channel gets every line of the game, not only what
+        people need to be told (see ``Settings.channel_log``)."""
         self.presenters = presenters
         self.away_after = away_after
+        self.every_line = every_line
 
     def announce(self, snapshot: Snapshot) -> list[OutboxEntry]:
         ctx = TableContext(snapshot, None, self.away_after)
@@ -38,7 +45,7 @@ class TableAnnouncer:
         if presenter is not None and snapshot.state is not None:
             if snapshot.started:
                 entries += self._hands(ctx, presenter)
-            lines = presenter.event_lines(ctx, snapshot.events)
+            lines = presenter.event_lines(ctx, self._posted(presenter, snapshot))
         else:
             lines = []
         lines += [self._notice(ctx, notice) for notice in snapshot.notices]
@@ -49,6 +56,14 @@ class TableAnnouncer:
         if presenter is not None and snapshot.state is not None and snapshot.events:
             entries += self._private_lines(ctx, presenter)
         return entries
+
+    def _posted(self, presenter: AnyPresenter, snapshot: Snapshot) -> list[Event]:
+        """The events whose lines the channel gets: all of them, or the notable ones
+        (every line of the deal and of the end)."""
+        assert snapshot.state is not None
+        if self.every_line or snapshot.started or presenter.game.result(snapshot.state):
+            return snapshot.events
+        return [event for event in snapshot.events if presenter.notable(event)]
 
     def _hands(self, ctx: TableContext, presenter: AnyPresenter) -> list[OutboxEntry]:
         entries = []

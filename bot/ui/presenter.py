@@ -168,6 +168,9 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
     draws_picture: ClassVar[bool] = False
     """Whether ``table_image`` draws a picture (the renderer skips it otherwise)."""
     seat_fields: ClassVar[frozenset[str]] = SEAT_FIELDS
+    notable_events: ClassVar[frozenset[str]] = frozenset({"player_removed", "game_won"})
+    """Event types worth a post in the channel when it gets only what people need
+    to be told (``CHANNEL_LOG=notable``): a game adds its own (a player out...)."""
 
     def __init__(self, game: Game[StateT, Any, Any, ViewT]) -> None:
         self.game = game
@@ -346,6 +349,10 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
         return None
 
     # --- event lines ----------------------------------------------------------------------
+
+    def notable(self, event: Event) -> bool:
+        """Whether people need a post about ``event`` (see ``notable_events``)."""
+        return event_type(event) in self.notable_events
 
     def event_lines(self, ctx: TableContext, events: Sequence[Event]) -> list[str]:
         """Short public lines for the channel."""

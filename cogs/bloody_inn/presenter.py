@@ -81,6 +81,11 @@ def style_of(choice: BloodyInnChoice) -> discord.ButtonStyle:
 
 
 class BloodyInnPresenter(GamePresenter[BloodyInnState, BloodyInnView]):
+    notable_events = GamePresenter.notable_events | {
+        "police_investigation",
+        "final_round",
+        "solo_lost",
+    }
     strings = STRINGS
     colour = discord.Colour.dark_red()
     draws_picture = True

@@ -66,6 +66,7 @@ def action_label(action: ActionKind, locale: str | None) -> str:
 
 
 class ComplotsPresenter(GamePresenter[ComplotsState, ComplotsView]):
+    notable_events = GamePresenter.notable_events | {"player_eliminated"}
     strings = STRINGS
     colour = discord.Colour.dark_red()
     game: Complots

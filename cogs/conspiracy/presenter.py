@@ -58,6 +58,7 @@ SCORE_NAME = 8
 
 
 class ConspiracyPresenter(GamePresenter[ConspiracyState, ConspiracyView]):
+    notable_events = GamePresenter.notable_events | {"final_round"}
     strings = STRINGS
     colour = discord.Colour.dark_teal()
     draws_picture = True

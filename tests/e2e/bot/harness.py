@@ -74,6 +74,7 @@ class World:
             "database_path": self.path / "tables.sqlite3",
             "render_interval": 0.0,
             "log_interval": 0.0,
+            "channel_log": "all",  # the scenario tests read the game's lines in the channel
             **settings,
         }
         deals = random.Random(self.seed)

@@ -3,6 +3,7 @@ than the table message shows, all of them in order once the game is over."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from contextlib import closing
@@ -95,3 +96,48 @@ async def test_stopping_posts_the_lines_that_wait(world: World) -> None:
 def _waiting(world: World, table_id: int, table_message_id: int) -> bool:
     posted = sum(len(m.content.split("\n")) for m in line_posts(world, table_message_id))
     return len(owed_lines(world, table_id)) > posted
+
+
+def posted_versions(world: World, table_id: int) -> list[int]:
+    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
+        rows = db.execute(
+            "SELECT version FROM outbox WHERE table_id = ? AND kind = 'post' ORDER BY id",
+            (table_id,),
+        ).fetchall()
+    return [version for (version,) in rows]
+
+
+def event_types_at(world: World, table_id: int, version: int) -> set[str]:
+    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
+        rows = db.execute(
+            "SELECT event_json FROM events WHERE table_id = ? AND version = ?"
+            " AND audience_json IS NULL",
+            (table_id, version),
+        ).fetchall()
+    return {json.loads(text)["type"] for (text,) in rows}
+
+
+async def test_by_default_the_channel_gets_only_what_people_need_to_be_told(
+    world: World,
+) -> None:
+    async with world.fake.running(world.bot(channel_log="notable", log_interval=60.0)) as bot:
+        table = await Table.open(world, bot, players=3)
+        first = (await bot.tables.snapshot(table.id)).version  # the deal
+        message = await table.message()
+        await table.play_randomly(random.Random(6))
+        await table.settle()
+        last = (await bot.tables.snapshot(table.id)).version
+        versions = posted_versions(world, table.id)
+        notable = bot.presenters["complots"].notable_events
+        for version in versions:
+            told = event_types_at(world, table.id, version) & notable
+            assert version in (first, last) or told, f"v{version} posted for no reason"
+        assert last in versions, "the end is told"
+        between = [v for v in versions if v not in (first, last)]
+        assert any("player_eliminated" in event_types_at(world, table.id, v) for v in between), (
+            "a player out is told"
+        )
+        assert len(set(versions)) * 5 < last, "the channel got far fewer posts than steps"
+        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        assert posted == owed_lines(world, table.id), "told at once, in order"
+        assert "wins the game" in "\n".join(posted)

@@ -32,6 +32,7 @@ def bot_env(fake: FakeDiscord, path: Path, **extra: str) -> dict[str, str]:
         DISCORD_GATEWAY_URL=fake.gateway.url,
         DATABASE_PATH=str(path / "tables.sqlite3"),
         RENDER_INTERVAL="0",
+        CHANNEL_LOG="all",  # every line a step owes the channel is checked
         LOG_INTERVAL="0",
         LOG_LEVEL="WARNING",
     )
