@@ -7,6 +7,7 @@ import json
 import random
 import sqlite3
 from contextlib import closing
+from typing import Any
 
 from bot.ui.i18n import t
 from bot.ui.presenter import RECENT_LINES
@@ -15,14 +16,22 @@ from tests.e2e.fake_discord.models import StoredMessage
 from .harness import Table, World
 
 
+def rows(world: World, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """A query on the bot's database file, read as the bot left it."""
+    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def owed_posts(world: World, table_id: int) -> list[tuple[int, str]]:
+    """(version, content) of every channel post the table's steps wrote to the
+    outbox, in order."""
+    sql = "SELECT version, content FROM outbox WHERE table_id = ? AND kind = 'post' ORDER BY id"
+    return [(int(version), str(content)) for version, content in rows(world, sql, table_id)]
+
+
 def owed_lines(world: World, table_id: int) -> list[str]:
     """Every channel line the table's steps wrote to the outbox, in order."""
-    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
-        rows = db.execute(
-            "SELECT content FROM outbox WHERE table_id = ? AND kind = 'post' ORDER BY id",
-            (table_id,),
-        ).fetchall()
-    return [line for (content,) in rows for line in content.split("\n")]
+    return [line for _, content in owed_posts(world, table_id) for line in content.split("\n")]
 
 
 def line_posts(world: World, table_message_id: int) -> list[StoredMessage]:
@@ -98,23 +107,15 @@ def _waiting(world: World, table_id: int, table_message_id: int) -> bool:
     return len(owed_lines(world, table_id)) > posted
 
 
-def posted_versions(world: World, table_id: int) -> list[int]:
-    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
-        rows = db.execute(
-            "SELECT version FROM outbox WHERE table_id = ? AND kind = 'post' ORDER BY id",
-            (table_id,),
-        ).fetchall()
-    return [version for (version,) in rows]
-
-
 def event_types_at(world: World, table_id: int, version: int) -> set[str]:
-    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
-        rows = db.execute(
-            "SELECT event_json FROM events WHERE table_id = ? AND version = ?"
-            " AND audience_json IS NULL",
-            (table_id, version),
-        ).fetchall()
-    return {json.loads(text)["type"] for (text,) in rows}
+    found = rows(
+        world,
+        "SELECT event_json FROM events WHERE table_id = ? AND version = ?"
+        " AND audience_json IS NULL",
+        table_id,
+        version,
+    )
+    return {json.loads(text)["type"] for (text,) in found}
 
 
 async def test_by_default_the_channel_gets_only_what_people_need_to_be_told(
@@ -127,7 +128,7 @@ async def test_by_default_the_channel_gets_only_what_people_need_to_be_told(
         await table.play_randomly(random.Random(6))
         await table.settle()
         last = (await bot.tables.snapshot(table.id)).version
-        versions = posted_versions(world, table.id)
+        versions = [version for version, _ in owed_posts(world, table.id)]
         notable = bot.presenters["complots"].notable_events
         for version in versions:
             told = event_types_at(world, table.id, version) & notable
