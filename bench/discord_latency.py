@@ -54,6 +54,10 @@ Figures, per table count:
   garbage while timed (the fake keeps every version of every message: a full
   collection over that took up to a second at 500 tables).
 
+``--global-limit N`` (50 by default, Discord's default for a bot): the fake answers
+429 to REST requests beyond N per second, interaction endpoints exempt, as Discord
+does; discord.py then waits and retries (the count of 429s is printed). 0: no limit.
+
 ``--pace S``: each table waits a random think time (exponential, mean S seconds,
 seeded per table) before each step, as people do; 0 (the default) clicks again as
 soon as the previous answer came, which measures the bot's ceiling. ``--profile
@@ -199,6 +203,8 @@ class Cost:
     rest_kinds: Counter[str] = field(default_factory=Counter)
     exempt: int = 0
     """Interaction callbacks and webhooks (outside the global rate limit)."""
+    refused: int = 0
+    """Requests the fake answered 429 (over the global rate limit; retried)."""
     committed: int = 0
     """Action records the bot wrote during the timed phase: accepted steps, and steps
     committed whose answer came too late, timeouts, starts."""
@@ -548,12 +554,15 @@ class Run:
 # --- driver ------------------------------------------------------------------------------
 
 
-async def measure(tables: int, seconds: float, pace: float, profile: str | None) -> Result:
+async def measure(
+    tables: int, seconds: float, pace: float, profile: str | None, global_limit: int
+) -> Result:
     """One row: a fresh fake, world, database and bot process for ``tables`` tables."""
     with tempfile.TemporaryDirectory(prefix="bench-discord-") as name:
         folder = Path(name)
         database = folder / "tables.sqlite3"
-        async with FakeDiscord(response_deadline=RESPONSE_DEADLINE) as fake:
+        limit = global_limit or None
+        async with FakeDiscord(response_deadline=RESPONSE_DEADLINE, global_limit=limit) as fake:
             time_requests(fake)
             seatings = build_world(fake, tables)
             env = {"RENDER_INTERVAL": str(RENDER_INTERVAL)}
@@ -611,7 +620,8 @@ async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
         for record, at in zip(requests[first:], requests.times[first:], strict=True)
         if timed_began <= at <= timed_ended
     ]
-    limited = rate_limited(window)
+    result.cost.refused = sum(r.status == 429 for r in window)
+    limited = [r for r in rate_limited(window) if r.status != 429]
     result.cost.rest = len(limited)
     result.cost.exempt = len(window) - len(limited)
     result.cost.rest_kinds = request_kinds(fake, limited)
@@ -774,7 +784,8 @@ def print_details(result: Result) -> None:
         print(
             f"  REST under the global limit: {cost.rest} ({kinds or 'none'});"
             f" interaction callbacks/webhooks (exempt): {cost.exempt}; {cost.committed}"
-            f" actions committed ({cost.rest / max(cost.committed, 1):.2f} REST calls each)"
+            f" actions committed ({cost.rest / max(cost.committed, 1):.2f} REST calls each);"
+            f" answered 429 (over the global limit, then retried): {cost.refused}"
         )
         bot_share = cost.bot_cpu / seconds
         print(
@@ -812,11 +823,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--pace", type=float, default=0.0, help="mean think time per step")
     parser.add_argument("--profile", help="profile the bot process into this file (+ .N)")
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=50,
+        help="Discord's global rate limit the fake enforces, requests/s (0: none)",
+    )
     args = parser.parse_args()
     print_header(args.seconds, args.pace)
+    limit = f"{args.global_limit} requests/s" if args.global_limit else "none"
+    print(f"Global rate limit the fake enforces (interactions exempt): {limit}", flush=True)
     results = []
     for tables in args.tables:
-        result = asyncio.run(measure(tables, args.seconds, args.pace, args.profile))
+        result = asyncio.run(
+            measure(tables, args.seconds, args.pace, args.profile, args.global_limit)
+        )
         results.append(result)
         print(
             f"  {tables} tables done (setup {result.setup_seconds:.1f} s,"

@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     """Seconds a computer player waits before each move, so people can follow."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
     """Minimum seconds between two edits of one table message."""
+    rest_per_second: Annotated[float, Field(gt=0, le=1000)] = 45.0
+    """REST writes a second the bot allows itself (table edits, posts, DMs): Discord's
+    global limit is 50 for a bot (answers to clicks do not count); a bot Discord
+    granted more may raise it."""
     channel_log: Literal["notable", "all"] = "notable"
     """What of a game the channel gets as posts: ``notable``, what people need to be
     told (the deal, a player out or removed, the end and its scores, a game's own

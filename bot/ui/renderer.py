@@ -40,6 +40,7 @@ from .presenter import (
     lobby_embed,
     lobby_items,
 )
+from .writes import RateLimit, Writes
 
 if TYPE_CHECKING:
     from bot.tables import Snapshot, TableService
@@ -68,6 +69,7 @@ class Renderer:
         *,
         interval: float = 1.0,
         log_interval: float = 0.0,
+        rest_per_second: float = 45.0,
     ) -> None:
         self.client = client
         self.presenters = presenters
@@ -83,7 +85,10 @@ class Renderer:
         """Per table with work to do, the snapshot to show (None: deliver only)."""
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dm_warned: set[tuple[int, int]] = set()
-        self._writes = asyncio.Semaphore(CONCURRENT_WRITES)
+        self._writes = Writes(
+            CONCURRENT_WRITES, RateLimit(rest_per_second, burst=max(1, int(rest_per_second / 5)))
+        )
+        """Every REST write: within the bot's share of Discord's global rate limit."""
         self._pictures: dict[int, bytes] = {}
         """Per table, the digest of the picture last uploaded."""
         self._dm_channels: dict[int, discord.PartialMessageable] = {}
@@ -324,7 +329,8 @@ class Renderer:
         keeps open; False when the user does not take DMs from the bot."""
         try:
             channel = await self._dm_channel(user_id)
-            await channel.send(content, allowed_mentions=NO_PINGS)
+            async with self._writes:
+                await channel.send(content, allowed_mentions=NO_PINGS)
         except discord.Forbidden:
             return False
         return True
@@ -362,6 +368,13 @@ class Renderer:
     # --- the table message -------------------------------------------------------------
 
     async def _show_table(self, snapshot: Snapshot) -> None:
+        await self._writes.token()  # first: what the edit shows is the latest then
+        table_id = snapshot.table.id
+        if (newer := self._latest.get(table_id)) is not None and not self._held.get(table_id):
+            del self._latest[table_id]
+            snapshot = newer
+        if self._is_shown(snapshot):  # a click's answer showed it meanwhile
+            return
         ctx = self.context(snapshot)
         embed, items = self.table_message(ctx)
         view = view_of(items) if items else None
@@ -371,7 +384,7 @@ class Renderer:
         if table.message_id is not None:
             with contextlib.suppress(discord.NotFound):
                 message = channel.get_partial_message(table.message_id)
-                async with self._writes:
+                async with self._writes.slot():
                     if picture is None:
                         await message.edit(embed=embed, view=view, content=None)
                     else:

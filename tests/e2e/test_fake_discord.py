@@ -27,6 +27,7 @@ from tests.e2e.fake_discord import (
     custom_id_of,
     labels,
 )
+from tests.e2e.fake_discord.rest import GlobalLimit
 
 HAND_PNG = b"\x89PNG\r\n\x1a\nfake-hand"
 RULES = b"rules: be nice"
@@ -593,3 +594,28 @@ async def test_a_payload_missing_a_field_crashes_loudly(world: World) -> None:
             await fake.wait_for(lambda: False, timeout=5, what="the client to crash")
     (crash,) = fake.forget_crashes()
     assert isinstance(crash, KeyError)
+
+
+async def test_a_global_rate_limit_answers_429_and_discord_py_waits_it_out(
+    world: World,
+) -> None:
+    fake = world.fake
+    fake.rest.global_limit = GlobalLimit(5)
+    async with fake.running(world.bot()) as bot:
+        channel = bot.get_partial_messageable(world.games.id)
+        sent = await asyncio.gather(*(channel.send(f"line {n}") for n in range(12)))
+    assert len({m.id for m in sent}) == 12
+    assert sorted(m.content for m in fake.channel_messages(world.games)) == sorted(
+        f"line {n}" for n in range(12)
+    ), "every message once, none lost to the limit"
+    limited = [r for r in fake.requests if r.status == 429]
+    assert limited and all("/interactions/" not in r.path for r in limited)
+    assert all(r.error is None for r in limited)
+
+
+def test_the_global_limit_counts_a_rolling_second() -> None:
+    limit = GlobalLimit(2)
+    assert limit.retry_after(10.0) == 0 and limit.retry_after(10.2) == 0
+    assert limit.retry_after(10.5) == pytest.approx(0.5)
+    assert limit.retry_after(11.0) == 0, "the first request left the window"
+    assert limit.retry_after(11.1) == pytest.approx(0.1)

@@ -12,6 +12,7 @@ from typing import Any
 from bot.ui.i18n import t
 from bot.ui.presenter import RECENT_LINES
 from tests.e2e.fake_discord.models import StoredMessage
+from tests.e2e.fake_discord.rest import GlobalLimit
 
 from .harness import Table, World
 
@@ -142,3 +143,19 @@ async def test_by_default_the_channel_gets_only_what_people_need_to_be_told(
         posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
         assert posted == owed_lines(world, table.id), "told at once, in order"
         assert "wins the game" in "\n".join(posted)
+
+
+async def test_the_bot_keeps_under_discords_global_rate_limit(world: World) -> None:
+    """Discord answers 429 beyond a bot's global limit; the renderer counts its own
+    writes (REST_PER_SECOND) so it never gets there, and nothing owed is lost."""
+    world.fake.rest.global_limit = GlobalLimit(8)  # the boot's own 3 calls fit beside
+    async with world.fake.running(world.bot(rest_per_second=4.0)) as bot:
+        table = await Table.open(world, bot, players=2)
+        message = await table.message()
+        await table.play_randomly(random.Random(9))
+        await bot.renderer.drain(30.0)
+        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        assert posted == owed_lines(world, table.id)
+        assert "wins the game" in "\n".join(posted)
+        assert "wins the game" in str((await table.message()).embeds)
+    assert not [r for r in world.fake.requests if r.status == 429], "over Discord's limit"

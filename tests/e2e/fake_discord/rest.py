@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import copy
 import json
+import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,10 +69,15 @@ class Gate:
         )
 
 
-def json_response(data: Any, status: int = 200) -> web.Response:
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """JSON with `Content-Type: application/json` exactly (discord.py checks equality)."""
     return web.Response(
-        body=json.dumps(data).encode(), status=status, content_type="application/json"
+        body=json.dumps(data).encode(),
+        status=status,
+        content_type="application/json",
+        headers=headers,
     )
 
 
@@ -78,10 +85,34 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
+EXEMPT_FROM_GLOBAL_LIMIT = (f"{API}/interactions/", f"{API}/webhooks/")
+"""Interaction responses and follow-ups: Discord does not count them."""
+
+
+class GlobalLimit:
+    """Discord's global rate limit of a bot: at most ``per_second`` requests in any
+    second (interaction endpoints exempt); beyond it, a 429 saying when to retry."""
+
+    def __init__(self, per_second: int) -> None:
+        self.per_second = per_second
+        self._recent: collections.deque[float] = collections.deque()
+
+    def retry_after(self, now: float) -> float:
+        """0 when a request may go now (and it is counted), else seconds to wait."""
+        while self._recent and now - self._recent[0] >= 1.0:
+            self._recent.popleft()
+        if len(self._recent) < self.per_second:
+            self._recent.append(now)
+            return 0.0
+        return 1.0 - (now - self._recent[0])
+
+
 class RestApi:
     def __init__(self, store: Store, gateway_url: str = "") -> None:
         self.store = store
         self.gateway_url = gateway_url
+        self.global_limit: GlobalLimit | None = None
+        """Set: the bot's requests beyond it are answered 429 (off by default)."""
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[str] = []
         self.server_errors: list[str] = []
@@ -115,6 +146,9 @@ class RestApi:
         request[RECORD] = record
         if request.path.startswith(API):
             self.requests.append(record)
+        if (limited := self._over_global_limit(request)) is not None:
+            record.status = limited.status
+            return limited
         try:
             self._check_auth(request)
             await self._pass_gate(record, before=True)
@@ -132,6 +166,24 @@ class RestApi:
         record.status = response.status
         self.store.changes.notify()
         return response
+
+    def _over_global_limit(self, request: web.Request) -> web.Response | None:
+        path = request.path
+        if self.global_limit is None or not path.startswith(API):
+            return None
+        if path.startswith(EXEMPT_FROM_GLOBAL_LIMIT):
+            return None
+        wait = self.global_limit.retry_after(time.monotonic())
+        if not wait:
+            return None
+        body = {"message": "You are being rate limited.", "retry_after": wait, "global": True}
+        headers = {
+            "Retry-After": f"{wait:.3f}",
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+            "Via": "1.1 google",  # Discord's own 429s carry it (discord.py: else a ban)
+        }
+        return json_response(body, 429, headers=headers)
 
     def _check_auth(self, request: web.Request) -> None:
         path = request.path

@@ -55,7 +55,7 @@ from .models import (
     StoredMessage,
 )
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE
-from .rest import RequestRecord, RestApi
+from .rest import GlobalLimit, RequestRecord, RestApi
 from .store import GUILD_MEMBERS_INTENT, GUILDS_INTENT, CommandSync, Store
 
 T = TypeVar("T")
@@ -72,10 +72,14 @@ class FakeDiscord:
         token: str = "fake-bot-token",
         bot_name: str = "GameMaster",
         response_deadline: float | None = 3.0,
+        global_limit: int | None = None,
     ) -> None:
+        """``global_limit``: Discord's global rate limit of the bot, requests per
+        second (Discord's default is 50); None: unlimited."""
         self.store = Store(token=token, bot_name=bot_name, response_deadline=response_deadline)
         self.gateway = Gateway(self.store)
         self.rest = RestApi(self.store)
+        self.rest.global_limit = None if global_limit is None else GlobalLimit(global_limit)
         self.store.emit = self.gateway.dispatch
         self.store.changes.describe = self._describe
         self.enforce_command_permissions = True

@@ -1,0 +1,69 @@
+"""The bot's own budget of Discord writes."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.ui.writes import RateLimit, Writes
+
+
+class Clock:
+    """Time that passes only when someone sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+async def test_a_burst_goes_at_once_then_tokens_come_at_the_rate() -> None:
+    clock = Clock()
+    limit = RateLimit(10, burst=3, clock=clock, sleep=clock.sleep)
+    for _ in range(3):
+        await limit.take()
+    assert clock.now == 100.0, "the burst did not wait"
+    for _ in range(10):
+        await limit.take()
+    assert clock.now == pytest.approx(101.0), "ten more took one second at 10/s"
+
+
+async def test_idle_time_refills_up_to_the_burst_only() -> None:
+    clock = Clock()
+    limit = RateLimit(5, burst=2, clock=clock, sleep=clock.sleep)
+    clock.now += 60  # a quiet minute
+    await limit.take()
+    await limit.take()
+    assert clock.now == 100.0 + 60
+    await limit.take()
+    assert clock.now == pytest.approx(160.2), "the third waited for a token"
+
+
+def test_a_rate_limit_needs_a_rate_and_a_burst() -> None:
+    with pytest.raises(ValueError):
+        RateLimit(0)
+    with pytest.raises(ValueError):
+        RateLimit(5, burst=0)
+
+
+async def test_writes_hold_at_most_their_slots_at_once() -> None:
+    writes = Writes(2, RateLimit(1000, burst=100))
+    inside = peak = 0
+
+    async def write() -> None:
+        nonlocal inside, peak
+        async with writes:
+            inside += 1
+            peak = max(peak, inside)
+            await asyncio.sleep(0)
+            inside -= 1
+
+    await asyncio.gather(*(write() for _ in range(10)))
+    assert peak == 2
