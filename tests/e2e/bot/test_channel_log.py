@@ -51,6 +51,19 @@ def line_posts(world: World, table_message_id: int) -> list[StoredMessage]:
     )
 
 
+def posted_lines(world: World, table_message_id: int) -> list[str]:
+    """The lines of the bot's posts in the channel, in order."""
+    return [line for m in line_posts(world, table_message_id) for line in m.content.split("\n")]
+
+
+async def random_step(table: Table, rng: random.Random) -> None:
+    """A random legal choice of a random prompted seat, then the bot settles."""
+    state = await table.state()
+    prompt = rng.choice(table.bot.tables.game("complots").prompts(state))
+    await table.play(prompt.player, rng.choice(prompt.choices))
+    await table.settle()
+
+
 def recent_field(message: StoredMessage) -> str:
     for embed in message.embeds:
         for field in embed.get("fields", []):
@@ -66,11 +79,9 @@ async def test_lines_wait_while_the_table_message_shows_them(world: World) -> No
         game = bot.tables.game("complots")
         rng = random.Random(3)
         waited = 0
-        while game.result(state := await table.state()) is None:
-            prompt = rng.choice(game.prompts(state))
-            await table.play(prompt.player, rng.choice(prompt.choices))
-            await table.settle()
-            posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        while game.result(await table.state()) is None:
+            await random_step(table, rng)
+            posted = posted_lines(world, message.id)
             owed = owed_lines(world, table.id)
             assert posted == owed[: len(posted)], "posted out of order"
             waiting = owed[len(posted) :]
@@ -81,7 +92,7 @@ async def test_lines_wait_while_the_table_message_shows_them(world: World) -> No
         await table.settle()
         posts = line_posts(world, message.id)
         owed = owed_lines(world, table.id)
-        assert [line for m in posts for line in m.content.split("\n")] == owed
+        assert posted_lines(world, message.id) == owed
         assert waited, "no line ever waited for the interval"
         assert len(posts) < len(owed) / 2, "lines were not grouped"
 
@@ -95,17 +106,14 @@ async def test_stopping_posts_the_lines_that_wait(world: World) -> None:
         while not _waiting(world, table.id, message.id):
             state = await table.state()
             assert game.result(state) is None, "the game ended before a line waited"
-            prompt = rng.choice(game.prompts(state))
-            await table.play(prompt.player, rng.choice(prompt.choices))
-            await table.settle()
+            await random_step(table, rng)
         await bot.renderer.stop()
-        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        posted = posted_lines(world, message.id)
         assert posted == owed_lines(world, table.id)
 
 
 def _waiting(world: World, table_id: int, table_message_id: int) -> bool:
-    posted = sum(len(m.content.split("\n")) for m in line_posts(world, table_message_id))
-    return len(owed_lines(world, table_id)) > posted
+    return len(owed_lines(world, table_id)) > len(posted_lines(world, table_message_id))
 
 
 def event_types_at(world: World, table_id: int, version: int) -> set[str]:
@@ -140,7 +148,7 @@ async def test_by_default_the_channel_gets_only_what_people_need_to_be_told(
             "a player out is told"
         )
         assert len(set(versions)) * 5 < last, "the channel got far fewer posts than steps"
-        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        posted = posted_lines(world, message.id)
         assert posted == owed_lines(world, table.id), "told at once, in order"
         assert "wins the game" in "\n".join(posted)
 
@@ -154,7 +162,7 @@ async def test_the_bot_keeps_under_discords_global_rate_limit(world: World) -> N
         message = await table.message()
         await table.play_randomly(random.Random(9))
         await bot.renderer.drain(30.0)
-        posted = [line for m in line_posts(world, message.id) for line in m.content.split("\n")]
+        posted = posted_lines(world, message.id)
         assert posted == owed_lines(world, table.id)
         assert "wins the game" in "\n".join(posted)
         assert "wins the game" in str((await table.message()).embeds)

@@ -31,7 +31,7 @@ from tests.e2e.fake_discord.models import StoredMessage
 from tests.e2e.fake_discord.rest import Gate
 
 from .harness import World, buttons_on, clicks_for, panel_select
-from .test_process import ProcessTable, Reader, bot_process
+from .test_process import ProcessTable, Reader, bot_process, open_process_table
 
 pytestmark = pytest.mark.slow
 
@@ -109,17 +109,7 @@ async def one_move(world: World, table: ProcessTable, rng: random.Random) -> Non
 
 
 async def open_table(world: World, reader: Reader) -> ProcessTable:
-    fake, players = world.fake, world.players[:PLAYERS]
-    await (await fake.slash(players[0], world.channel, "complots")).wait_response()
-    found = await reader.tables.table_in_channel(world.channel.id)
-    assert found is not None
-    table = ProcessTable(world, found.id, reader)
-    await table.wait_for_table_message()
-    for user in players[1:]:
-        await (await table.click_label(user, "Join")).wait_response()
-    await (await table.click_label(players[0], "Start")).wait_response()
-    await table.settle()
-    return table
+    return await open_process_table(world, reader, world.players[:PLAYERS])
 
 
 async def rematch(world: World, table: ProcessTable, reader: Reader) -> ProcessTable:

@@ -18,7 +18,7 @@ from bot.storage.sqlite import SqliteRepository
 from bot.tables import Snapshot, TableService
 from games.complots import ActionKind
 from games.complots.models import Act, Pass
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord, FakeUser
 from tests.e2e.fake_discord.components import components_of
 
 from .harness import Table, World, shown_version, table_update
@@ -129,6 +129,21 @@ class Reader:
         await self.repo.close()
 
 
+async def open_process_table(world: World, reader: Reader, players: list[FakeUser]) -> ProcessTable:
+    """The first player opens a Complots table through the bot process, the others
+    join, it starts; the table as the reader sees it."""
+    await (await world.fake.slash(players[0], world.channel, "complots")).wait_response()
+    found = await reader.tables.table_in_channel(world.channel.id)
+    assert found is not None
+    table = ProcessTable(world, found.id, reader)
+    await table.wait_for_table_message()
+    for user in players[1:]:
+        await (await table.click_label(user, "Join")).wait_response()
+    await (await table.click_label(players[0], "Start")).wait_response()
+    await table.settle()
+    return table
+
+
 class _FreshReads(TableService):
     """The bot process changes the tables: never trust a cached copy here."""
 
@@ -166,23 +181,13 @@ async def test_rejected_token_is_one_clear_line(world: World) -> None:
 async def test_sigterm_stops_cleanly_and_a_crash_loses_nothing(world: World) -> None:
     fake = world.fake
     players = world.players
-    async with bot_process(world) as process:
-        record = await fake.slash(players[0], world.channel, "complots")
-        await record.wait_response()
-        async with Reader(world.path) as reader:
-            found = await reader.tables.table_in_channel(world.channel.id)
-            assert found is not None
-            table = ProcessTable(world, found.id, reader)
-            await table.wait_for_table_message()
-            for user in players[1:]:
-                await (await table.click_label(user, "Join")).wait_response()
-            await (await table.click_label(players[0], "Start")).wait_response()
-            await table.settle()
-            process.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(process.wait(), timeout=10)
-            assert process.returncode == 0
-            assert process.stderr is not None
-            assert b"Traceback" not in await process.stderr.read()
+    async with bot_process(world) as process, Reader(world.path) as reader:
+        table = await open_process_table(world, reader, players)
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), timeout=10)
+        assert process.returncode == 0
+        assert process.stderr is not None
+        assert b"Traceback" not in await process.stderr.read()
 
     async with bot_process(world) as process, Reader(world.path) as reader:
         table = ProcessTable(world, table.id, reader)
