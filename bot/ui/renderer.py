@@ -393,7 +393,8 @@ class Renderer:
                 return
             self._pictures.pop(table.id, None)  # a new message needs the picture again
             picture = await self._picture(ctx, embed)
-        async with self._writes:
+            await self._writes.token()  # the failed edit spent the first
+        async with self._writes.slot():
             sent = await channel.send(
                 embed=embed,
                 view=view or discord.utils.MISSING,
