@@ -117,6 +117,9 @@ RESPONSE_DEADLINE = 3.0
 ANSWER_TIMEOUT = 10.0
 """Seconds a simulated player waits for any callback before counting an error."""
 RENDER_TIMEOUT = 5.0
+LOBBY_TIMEOUT = 60.0
+"""Setup: a lobby message is posted by REST within the bot's budget of REST writes,
+behind the welcome DMs of every join; hundreds of tables opened at once wait seconds."""
 """Seconds a player waits for the table message to change before counting an error."""
 SETUP_LIMIT = 300.0
 SETUP_CONCURRENCY = 25
@@ -377,7 +380,7 @@ class Run:
             seating.table_id = self.oracle.open_table_in_channel(seating.channel.id) or 0
 
     async def join_table(self, seating: Seating) -> None:
-        message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
+        message = await self.wait_for_message(seating, time.monotonic() + LOBBY_TIMEOUT)
         if message is None:
             self.stats.error("no lobby message")
             return
@@ -392,7 +395,7 @@ class Run:
                 self.stats.error(f"lobby refused: {record.message.content}")
 
     async def start_table(self, seating: Seating) -> None:
-        message = await self.wait_for_message(seating, time.monotonic() + RENDER_TIMEOUT)
+        message = await self.wait_for_message(seating, time.monotonic() + LOBBY_TIMEOUT)
         if message is None:
             return
         start = buttons_on(message).get("ui.start")

@@ -147,6 +147,10 @@ class TableMessages(Protocol):
 
     async def shown(self, snapshot: Snapshot) -> None: ...
 
+    def carry(self, table_id: int, interaction: discord.Interaction[Any]) -> None: ...
+
+    def needs_carrier(self, table_id: int) -> bool: ...
+
     async def direct_message(self, user_id: int, content: str) -> bool: ...
 
 
@@ -364,6 +368,7 @@ class Controller:
             await interaction.edit_original_response(**update)
         else:
             await interaction.response.edit_message(**update)
+        self.messages.carry(table_id, interaction)
         await self.messages.shown(snapshot)
 
     @staticmethod
@@ -400,7 +405,7 @@ class Controller:
         name = getattr(user, "display_name", user.name)
         service = self.service
         if code == "ui.hand":
-            await self._hand(interaction, table_id)
+            await self._hand(interaction, table)
         elif code == "ui.join":
             await self.answer_after(interaction, self._join(interaction, table_id), table=table)
         elif code == "ui.leave":
@@ -436,7 +441,7 @@ class Controller:
         elif code == "ui.log":
             await self._log(interaction, table_id)
         elif code.startswith("ui.panel."):
-            await self._panel(interaction, table_id, code)
+            await self._panel(interaction, table, code)
         else:
             raise Refusal("not_allowed")
 
@@ -471,18 +476,36 @@ class Controller:
         ctx = TableContext(snapshot, interaction.locale.value, self.service.away_after)
         return snapshot, seat.seat, ctx, self.presenters[snapshot.table.game]
 
-    async def _hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await self.service.come_back(table_id, interaction.user.id)
-        _, seat, ctx, presenter = await self._seated(interaction, table_id)
-        await self.show_panel(interaction, presenter.hand(ctx, seat))
+    async def _hand(self, interaction: discord.Interaction[Any], table: TableRecord) -> None:
+        await self.service.come_back(table.id, interaction.user.id)
+        _, seat, ctx, presenter = await self._seated(interaction, table.id)
+        await self._open_panel(interaction, table, presenter.hand(ctx, seat))
 
-    async def _panel(self, interaction: discord.Interaction[Any], table_id: int, code: str) -> None:
-        snapshot, seat, ctx, presenter = await self._seated(interaction, table_id)
+    async def _panel(
+        self, interaction: discord.Interaction[Any], table: TableRecord, code: str
+    ) -> None:
+        snapshot, seat, ctx, presenter = await self._seated(interaction, table.id)
         if snapshot.table.status is not TableStatus.RUNNING:
             raise Refusal("stale")
-        await self.show_panel(
-            interaction, presenter.panel(ctx, seat, code.removeprefix("ui.panel."))
-        )
+        panel = presenter.panel(ctx, seat, code.removeprefix("ui.panel."))
+        await self._open_panel(interaction, table, panel)
+
+    async def _open_panel(
+        self, interaction: discord.Interaction[Any], table: TableRecord, panel: Panel
+    ) -> None:
+        """Show a private panel opened from the table message. The move made in it
+        changes the table message, which its worker edits by REST, under the global
+        rate limit (seconds of wait on a busy bot), unless a click can edit it:
+        when no recent one can, this click becomes one (a deferred update of the
+        table message, which stays as it is), and the panel follows it."""
+        if _on_table_message(interaction, table) is None or not self.messages.needs_carrier(
+            table.id
+        ):
+            await self.show_panel(interaction, panel)
+            return
+        await interaction.response.defer()
+        self.messages.carry(table.id, interaction)
+        await interaction.followup.send(**_panel_message(panel))
 
     async def _log(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self.show_panel(interaction, await self.log_panel(table_id, interaction.locale.value))

@@ -54,6 +54,14 @@ CONCURRENT_WRITES = 16
 tables must not flood the API)."""
 DM_CHANNELS = 10_000
 """DM channels remembered (the oldest opened is forgotten first)."""
+CARRIER_LIFETIME = 14 * 60.0
+"""Seconds a click's interaction may still edit its table message after its answer:
+Discord keeps an interaction's token 15 minutes; a minute is left as margin."""
+CARRIER_RENEW = 5 * 60.0
+"""A carrier with less life left than this is worth renewing (see ``needs_carrier``)."""
+CARRIER_GONE = (401, 403, 404)
+"""Statuses of an interaction edit that will not succeed later (an expired token,
+a deleted message): the carrier is dropped and the edit goes by REST."""
 RETRY_DELAYS = (1.0, 2.0, 5.0, 15.0, 60.0)
 """Seconds before delivering again after Discord failed (then every last one)."""
 NO_PINGS = discord.AllowedMentions.none()
@@ -98,6 +106,10 @@ class Renderer:
         """Per held table, the latest snapshot to show if the click does not."""
         self._shown: dict[int, _Shown] = {}
         """Per table, what its message shows."""
+        self._carriers: dict[int, _Carrier] = {}
+        """Per table, the latest click whose interaction can edit its table message."""
+        self.carrier_lifetime = CARRIER_LIFETIME
+        self._carriers_swept = time.monotonic()
 
     # --- the Listener side ---------------------------------------------------
 
@@ -146,6 +158,39 @@ class Renderer:
     async def shown(self, snapshot: Snapshot) -> None:
         """The table message now shows ``snapshot`` (a click's answer updated it)."""
         await self._rendered(snapshot)
+
+    # --- edits through a click's interaction ------------------------------------------
+
+    def carry(self, table_id: int, interaction: discord.Interaction[Any]) -> None:
+        """A click on the table message was answered by updating that message (or a
+        deferred update): for 15 minutes its interaction can edit the message again,
+        free of the global rate limit. The worker's later edits of the table (a
+        private move, a computer's, a timeout) go that way while it lasts."""
+        message = interaction.message
+        if message is None:
+            return
+        now = time.monotonic()
+        self._carriers[table_id] = _Carrier(interaction, message.id, now + self.carrier_lifetime)
+        if now - self._carriers_swept > CARRIER_RENEW:  # expired ones hold memory
+            self._carriers_swept = now
+            for expired in [k for k, c in self._carriers.items() if c.until <= now]:
+                del self._carriers[expired]
+
+    def needs_carrier(self, table_id: int) -> bool:
+        """Whether no click can edit the table message for the next minutes: a click
+        that would open a private panel then answers by a deferred update of the
+        table message, the panel following, so the move made in it shows at once."""
+        carrier = self._carriers.get(table_id)
+        return carrier is None or carrier.until - time.monotonic() < CARRIER_RENEW
+
+    def _carrier(self, table_id: int, message_id: int | None) -> _Carrier | None:
+        carrier = self._carriers.get(table_id)
+        if carrier is None:
+            return None
+        if carrier.message_id != message_id or carrier.until <= time.monotonic():
+            del self._carriers[table_id]
+            return None
+        return carrier
 
     def _is_shown(self, snapshot: Snapshot) -> bool:
         """Whether the message shows this snapshot already, or a later version. Besides
@@ -233,7 +278,7 @@ class Renderer:
         shown = self._shown.get(table_id)
         if shown is None or shown.status.open or table_id in self._later:
             return
-        for kept in (self._shown, self._pictures, self._last_post):
+        for kept in (self._shown, self._pictures, self._last_post, self._carriers):
             kept.pop(table_id, None)
         self._dm_warned = {key for key in self._dm_warned if key[0] != table_id}
 
@@ -368,13 +413,40 @@ class Renderer:
     # --- the table message -------------------------------------------------------------
 
     async def _show_table(self, snapshot: Snapshot) -> None:
-        await self._writes.token()  # first: what the edit shows is the latest then
         table_id = snapshot.table.id
+        carrier = self._carrier(table_id, snapshot.table.message_id)
+        if carrier is None:
+            await self._writes.token()  # first: what the edit shows is the latest then
         if (newer := self._latest.get(table_id)) is not None and not self._held.get(table_id):
             del self._latest[table_id]
             snapshot = newer
         if self._is_shown(snapshot):  # a click's answer showed it meanwhile
             return
+        if carrier is not None:
+            if await self._edit_through(carrier, snapshot):
+                return
+            await self._writes.token()
+        await self._edit_or_post(snapshot)
+
+    async def _edit_through(self, carrier: _Carrier, snapshot: Snapshot) -> bool:
+        """Edit the table message through a click's interaction; False when that
+        interaction can no longer edit it (the edit then goes by REST)."""
+        update = await self.message_update(snapshot)
+        try:
+            async with self._writes.slot():
+                await carrier.interaction.edit_original_response(**update)
+        except discord.HTTPException as error:
+            if error.status not in CARRIER_GONE:
+                raise
+            log.debug("table %s: its carrier is gone (%s)", snapshot.table.id, error)
+            self._carriers.pop(snapshot.table.id, None)
+            self._pictures.pop(snapshot.table.id, None)  # it was not uploaded
+            return False
+        await self._rendered(snapshot)
+        return True
+
+    async def _edit_or_post(self, snapshot: Snapshot) -> None:
+        """Edit the table message by REST, or post it anew when it is gone."""
         ctx = self.context(snapshot)
         embed, items = self.table_message(ctx)
         view = view_of(items) if items else None
@@ -459,6 +531,16 @@ class _Shown:
     def of(cls, snapshot: Snapshot) -> _Shown:
         seats = tuple((s.away_strikes, s.removed) for s in snapshot.seats)
         return cls(snapshot.version, snapshot.table.status, seats)
+
+
+@dataclass(frozen=True)
+class _Carrier:
+    """A click whose interaction can edit the table message (``@original``) until
+    ``until`` (monotonic seconds)."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int
+    until: float
 
 
 def _groups(entries: list[OutboxEntry]) -> list[list[OutboxEntry]]:

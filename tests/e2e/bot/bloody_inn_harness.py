@@ -172,10 +172,10 @@ class InnTable:
                 return last
         codes = await self.table_codes()
         opened = await self.fake.click(user, await self.message(), codes[PANEL_BUTTON])
-        await opened.wait_response()
-        assert opened.ephemeral, "the action panel is ephemeral"
-        self.panels[user.id] = opened.message
-        return opened.message
+        panel = await private_answer(opened)
+        assert panel.ephemeral, "the action panel is ephemeral"
+        self.panels[user.id] = panel
+        return panel
 
     async def choose_in_panel(self, user: FakeUser, code: str) -> InteractionRecord:
         panel = await self.panel(user)

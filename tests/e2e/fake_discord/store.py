@@ -24,6 +24,7 @@ from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
     CANNOT_EDIT_OTHERS,
+    INVALID_WEBHOOK_TOKEN,
     MISSING_PERMISSIONS,
     UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
@@ -61,6 +62,8 @@ GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 
+TOKEN_LIFETIME = 15 * 60.0
+"""Discord: an interaction token is valid for 15 minutes."""
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 # (event name, data, intent needed or None, content needs MESSAGE_CONTENT)
@@ -84,6 +87,9 @@ class Store:
         self.application_id = self.ids.next()
         self.bot = FakeUser(self.application_id, bot_name, bot=True)
         self.response_deadline = response_deadline
+        self.token_lifetime = TOKEN_LIFETIME
+        """Seconds an interaction's token opens its webhook (original response,
+        follow-ups) after the interaction was created."""
         self.base_url = ""
         self.app_owner = FakeUser(self.ids.next(), "developer")
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.app_owner.id: self.app_owner}
@@ -485,6 +491,9 @@ class Store:
         if application_id == self.application_id:
             for rec in self.interactions.values():
                 if rec.token == token and rec.response is not None:
+                    age = asyncio.get_running_loop().time() - rec.created_at
+                    if age > self.token_lifetime:
+                        raise ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
                     return rec
         raise unknown("Webhook", UNKNOWN_WEBHOOK)
 

@@ -1,0 +1,156 @@
+"""How the table message shows a move made away from it (in a private panel): through
+the interaction of a click on the table message (Discord does not count those edits
+against the bot's global rate limit), or by REST when no click can edit it any more."""
+
+from __future__ import annotations
+
+from games.complots import ActionKind
+from games.complots.models import Act
+from tests.e2e.fake_discord.models import InteractionRecord
+from tests.e2e.fake_discord.rest import RequestRecord
+from tests.games.complots.helpers import AM, CA, CO, D
+
+from .harness import (
+    Table,
+    World,
+    accepted,
+    buttons_on,
+    clicks_for,
+    panel_select,
+    private_answer,
+    rig,
+    shown_version,
+)
+
+STEAL = Act(action=ActionKind.STEAL, target=1)
+CHANNEL_MESSAGE, DEFERRED_UPDATE = 4, 6
+
+
+def table_edits(table: Table, since: int, message_id: int) -> list[str]:
+    """How the bot edited the table message in its requests from ``since`` on: "rest"
+    (a channel message edit, under the global limit) or "click" (an edit of an
+    interaction's original response that is the table message)."""
+    fake = table.fake
+    edits = []
+    for request in fake.rest.requests[since:]:
+        if request.method != "PATCH" or request.status != 200:
+            continue
+        if request.path.endswith(f"/messages/{message_id}") and "/channels/" in request.path:
+            edits.append("rest")
+        elif request.path.endswith("/messages/@original"):
+            opener = _interaction_of(table, request)
+            if opener.source_message is not None and opener.source_message.id == message_id:
+                edits.append("click")
+    return edits
+
+
+def _interaction_of(table: Table, request: RequestRecord) -> InteractionRecord:
+    token = request.path.split("/webhooks/", 1)[1].split("/")[1]
+    return next(r for r in table.fake.store.interactions.values() if r.token == token)
+
+
+async def open_steal_panel(table: Table) -> InteractionRecord:
+    """alice (seat 0, her turn) clicks Steal on the table message."""
+    clicks = clicks_for(buttons_on(await table.message()), STEAL)
+    assert clicks is not None and clicks.value is not None, "Steal opens a target panel"
+    return await table.fake.click(table.world.players[0], await table.message(), clicks.custom_id)
+
+
+async def steal_in_panel(table: Table, opener: InteractionRecord) -> None:
+    panel = await private_answer(opener)
+    assert panel.ephemeral, "the target panel is private"
+    select, values = panel_select(panel)
+    record = await table.fake.select(table.world.players[0], panel, select, [values[0]])
+    await record.wait_response()
+    await table.settle()
+
+
+async def test_after_a_restart_the_panel_opener_carries_the_moves_edit(world: World) -> None:
+    fake = world.fake
+    async with fake.running(world.bot()) as bot:
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+    async with fake.running(world.bot()) as bot:  # no click on the table message since
+        table = Table(world, bot, table.id)
+        await table.settle()
+        message = await table.message()
+        before = shown_version(message)
+
+        opener = await open_steal_panel(table)
+        await opener.wait_response()
+        assert opener.response_type == DEFERRED_UPDATE, "the table message stays as it is"
+        assert accepted(opener)
+        since = len(fake.rest.requests)
+        await steal_in_panel(table, opener)
+
+        assert table_edits(table, since, message.id) == ["click"]
+        assert (
+            shown_version(await table.message())
+            == (await table.bot.tables.snapshot(table.id)).version
+        )
+        assert shown_version(await table.message()) > before
+        assert "Steal" in str((await table.message()).embeds)
+
+
+async def test_a_panel_opens_at_once_while_a_recent_click_can_edit(world: World) -> None:
+    fake = world.fake
+    async with fake.running(world.bot()) as bot:
+        table = await Table.open(world, bot, players=2)  # Start was such a click
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        message = await table.message()
+
+        opener = await open_steal_panel(table)
+        await opener.wait_response()
+        assert opener.response_type == CHANNEL_MESSAGE and opener.ephemeral
+        since = len(fake.rest.requests)
+        await steal_in_panel(table, opener)
+
+        assert table_edits(table, since, message.id) == ["click"]
+        assert (
+            shown_version(await table.message())
+            == (await table.bot.tables.snapshot(table.id)).version
+        )
+
+
+async def test_an_expired_click_leaves_the_edit_to_rest(world: World) -> None:
+    fake = world.fake
+    async with fake.running(world.bot()) as bot:
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        message = await table.message()
+        fake.store.token_lifetime = 0.0  # Discord forgot every interaction's token
+
+        opener = await open_steal_panel(table)
+        await opener.wait_response()
+        since = len(fake.rest.requests)
+        await steal_in_panel(table, opener)
+
+        refused = [r for r in fake.rest.requests[since:] if r.status == 401]
+        assert refused and all(r.path.endswith("/messages/@original") for r in refused)
+        assert table_edits(table, since, message.id) == ["rest"]
+        assert (
+            shown_version(await table.message())
+            == (await table.bot.tables.snapshot(table.id)).version
+        )
+
+
+async def test_no_click_edits_the_table_message_once_it_is_too_old(world: World) -> None:
+    fake = world.fake
+    async with fake.running(world.bot()) as bot:
+        bot.renderer.carrier_lifetime = 0.0  # every click is past its 14 minutes at once
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        message = await table.message()
+
+        opener = await open_steal_panel(table)
+        await opener.wait_response()
+        assert opener.response_type == DEFERRED_UPDATE, "a new click is needed: this one"
+        since = len(fake.rest.requests)
+        await steal_in_panel(table, opener)
+
+        assert table_edits(table, since, message.id) == ["rest"]
+        assert not any(r.status >= 400 for r in fake.rest.requests[since:])
+        assert (
+            shown_version(await table.message())
+            == (await table.bot.tables.snapshot(table.id)).version
+        )
