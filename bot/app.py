@@ -24,7 +24,7 @@ from .storage.sqlite import SqliteRepository
 from .tables import Refusal, TableService
 from .timers import Scheduler
 from .ui.announcer import TableAnnouncer
-from .ui.components import GameButton, GameSelect
+from .ui.components import BUTTON_ID, SELECT_ID
 from .ui.controller import Controller
 from .ui.i18n import t
 from .ui.presenter import AnyPresenter
@@ -32,6 +32,8 @@ from .ui.renderer import Renderer
 
 log = logging.getLogger("bot")
 
+BUTTON, STRING_SELECT = 2, 3
+"""Discord's component types of our buttons and selects."""
 SHARED_EXTENSIONS = ("cogs.tables", "cogs.admin")
 """Commands every game shares."""
 
@@ -107,7 +109,6 @@ class GameMasterBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
-        self.add_dynamic_items(GameButton, GameSelect)
         for extension in extensions():
             await self.load_extension(extension)
         if missing := set(GAMES) - set(self.presenters):
@@ -145,22 +146,28 @@ class GameMasterBot(commands.Bot):
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """discord.py routes a click to the component its message shows (a
-        ``DynamicItem``) and drops any other: a stale client's click on a button no
-        longer shown (the edit had not reached it), or a forged custom_id. Those
-        are answered here: ours go to the controller (which checks the click's
-        place), anything else is refused."""
+        """Every click and select is routed here by its custom_id (discord.py keeps no
+        view of ours): ours go to the controller, which checks the click's place
+        and version; anything else is refused."""
         if interaction.type is not discord.InteractionType.component:
             return
+        try:
+            await self._route(interaction)
+        finally:
+            # The interaction and its answer refer to each other: the clicked message
+            # (its embed and components: most of what a click leaves behind) is let go
+            # now, not by a full collection (see settle_garbage_collector).
+            interaction.message = None
+
+    async def _route(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if _shown_on(interaction.message, custom_id, data.get("component_type")):
-            return
-        if match := GameButton.__discord_ui_compiled_template__.fullmatch(custom_id):
+        kind = data.get("component_type")
+        if kind == BUTTON and (match := BUTTON_ID.fullmatch(custom_id)):
             await self.clicks.on_click(
                 interaction, int(match["table"]), int(match["version"]), match["code"]
             )
-        elif match := GameSelect.__discord_ui_compiled_template__.fullmatch(custom_id):
+        elif kind == STRING_SELECT and (match := SELECT_ID.fullmatch(custom_id)):
             values = [str(v) for v in data.get("values", [])]
             await self.clicks.on_select(
                 interaction, int(match["table"]), int(match["version"]), match["code"], values
@@ -232,18 +239,6 @@ class GameMasterBot(commands.Bot):
         await interaction.response.send_message(
             t("lobby.opened", interaction.locale.value, table=snapshot.table.id), ephemeral=True
         )
-
-
-def _shown_on(message: discord.Message | None, custom_id: str, kind: object) -> bool:
-    """``message`` shows a component of this type (``component_type``) and custom_id:
-    discord.py routes such a click (a forged type matches nothing there)."""
-    if message is None:
-        return False
-    for row in message.components:
-        for component in getattr(row, "children", [row]):
-            if getattr(component, "custom_id", None) == custom_id:
-                return bool(component.type.value == kind)
-    return False
 
 
 class GameTree(app_commands.CommandTree[GameMasterBot]):

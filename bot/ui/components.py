@@ -1,5 +1,8 @@
-"""Persistent components: they work after a restart because the bot registers
-their templates (``DynamicItem``) and every click is routed by its custom_id.
+"""Persistent components: they work after a restart because every click is routed
+by its custom_id alone (``bot.app``'s ``on_interaction``), never by a view that
+discord.py keeps: the views the bot sends are stopped before they go, so discord.py
+neither stores them (no timeout task per panel) nor routes their clicks itself
+(no view rebuilt from the message on each click).
 
 custom_id: ``gm:<table>:<version>:<code>`` for buttons, ``gs:<table>:<version>:<code>``
 for selects (the chosen values are codes too). ``code`` is either a choice code
@@ -15,7 +18,7 @@ from its table's place before it counts.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -29,26 +32,6 @@ _NUMBER = r"[0-9]{1,19}"
 """At most 19 ASCII digits (``\\d`` would take other scripts' digits, which ``int``
 reads): every id and version SQLite can store (up to 2**63 - 1) and no absurdly long
 number; the controller refuses the 19-digit ones beyond."""
-
-
-class ClickHandler(Protocol):
-    async def on_click(
-        self, interaction: discord.Interaction[Any], table_id: int, version: int, code: str
-    ) -> None: ...
-
-    async def on_select(
-        self,
-        interaction: discord.Interaction[Any],
-        table_id: int,
-        version: int,
-        code: str,
-        values: list[str],
-    ) -> None: ...
-
-
-def _handler(interaction: discord.Interaction[Any]) -> ClickHandler:
-    handler: ClickHandler = interaction.client.clicks
-    return handler
 
 
 class GameButton(
@@ -82,18 +65,6 @@ class GameButton(
         self.version = version
         self.code = code
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> GameButton:
-        return cls(int(match["table"]), int(match["version"]), match["code"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handler(interaction).on_click(interaction, self.table_id, self.version, self.code)
-
 
 class GameSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -124,36 +95,39 @@ class GameSelect(
         self.version = version
         self.code = code
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> GameSelect:
-        return cls(int(match["table"]), int(match["version"]), match["code"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
-        await _handler(interaction).on_select(
-            interaction, self.table_id, self.version, self.code, values
-        )
+BUTTON_ID: re.Pattern[str] = GameButton.__discord_ui_compiled_template__
+SELECT_ID: re.Pattern[str] = GameSelect.__discord_ui_compiled_template__
 
 
 def table_named(custom_id: str) -> int | None:
     """The table a custom_id of ours names, or None when it is not one of ours."""
-    for item in (GameButton, GameSelect):
-        if match := item.__discord_ui_compiled_template__.fullmatch(custom_id):
+    for template in (BUTTON_ID, SELECT_ID):
+        if match := template.fullmatch(custom_id):
             return int(match["table"])
     return None
 
 
+class SentOnce(discord.ui.View):
+    """A view for one message: stopped, so discord.py sends its components and
+    forgets it (their clicks are routed by custom_id), and it lets go of its items
+    once their components are made. A view and its items refer to each other: kept,
+    each sent view would be garbage for the cyclic collector (tens of thousands of
+    objects a minute on a busy bot, freed by full collections that pause the loop).
+    """
+
+    def to_components(self) -> list[dict[str, Any]]:
+        components = super().to_components()
+        self.clear_items()
+        return components
+
+
 def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A non-stored view holding these items (they are routed by template, not by view)."""
-    view = discord.ui.View(timeout=None)
+    """A view holding these items, to send once (``SentOnce``)."""
+    view = SentOnce(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view
 
 

@@ -21,7 +21,11 @@ _EPSILON = 1e-9
 
 
 class RateLimit:
-    """At most ``per_second`` tokens a second on average, ``burst`` at once."""
+    """At most ``per_second`` tokens a second on average, ``burst`` at once.
+
+    Each caller is given the next free moment when it asks (first come, first
+    served) and sleeps once until then: hundreds of waiting writes do not all wake
+    for every token (the generic cell rate algorithm, as a scheduler)."""
 
     def __init__(
         self,
@@ -37,22 +41,18 @@ class RateLimit:
         self.burst = burst
         self._clock = clock
         self._sleep = sleep
-        self._tokens = float(burst)
-        self._at = clock()
-
-    def _refill(self) -> None:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
-        self._at = now
+        self._interval = 1.0 / per_second
+        self._empty = clock() - burst * self._interval
+        """When the bucket is (or was) empty: tokens at ``now`` are
+        ``(now - _empty) * per_second``, at most ``burst``."""
 
     async def take(self) -> None:
         """Wait for a token and spend it."""
-        while True:
-            self._refill()
-            if self._tokens >= 1 - _EPSILON:  # a token, give or take rounding
-                self._tokens -= 1
-                return
-            await self._sleep((1 - self._tokens) / self.per_second)
+        now = self._clock()
+        self._empty = max(self._empty, now - self.burst * self._interval) + self._interval
+        wait = self._empty - now  # > 0: the token is that far in the future
+        if wait > _EPSILON:
+            await self._sleep(wait)
 
 
 class Writes:

@@ -46,6 +46,34 @@ async def test_idle_time_refills_up_to_the_burst_only() -> None:
     assert clock.now == pytest.approx(160.2), "the third waited for a token"
 
 
+async def test_waiting_writes_sleep_once_each_and_go_in_order() -> None:
+    """Twenty writes ask at the same moment: past the burst, each is given its own
+    moment (the rate apart, in the order they asked) and sleeps once, until then."""
+    naps: list[tuple[float, asyncio.Future[None]]] = []
+
+    async def sleep(seconds: float) -> None:
+        nap = asyncio.get_running_loop().create_future()
+        naps.append((seconds, nap))
+        await nap
+
+    limit = RateLimit(10, burst=2, clock=lambda: 100.0, sleep=sleep)
+    served: list[int] = []
+
+    async def write(number: int) -> None:
+        await limit.take()
+        served.append(number)
+
+    writes = [asyncio.create_task(write(number)) for number in range(20)]
+    await asyncio.sleep(0)
+    assert served == [0, 1], "the burst went at once"
+    assert [seconds for seconds, _ in naps] == pytest.approx([0.1 * k for k in range(1, 19)])
+    for _, nap in sorted(naps, key=lambda item: item[0]):  # time passes: each wakes once
+        nap.set_result(None)
+    await asyncio.gather(*writes)
+    assert served == list(range(20)), "first come, first served"
+    assert len(naps) == 18, "none slept twice"
+
+
 def test_a_rate_limit_needs_a_rate_and_a_burst() -> None:
     with pytest.raises(ValueError):
         RateLimit(0)

@@ -6,7 +6,6 @@ so does the fake, so a bot that would fail in production fails here too.
 
 from __future__ import annotations
 
-import copy
 import json
 import mimetypes
 import re
@@ -25,6 +24,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
     UploadedFile,
+    json_copy,
 )
 
 BUTTON = 2
@@ -191,14 +191,14 @@ def _resolve_attachment_urls(message: StoredMessage) -> None:
 
 
 def _normalize_embed(embed: JSON) -> JSON:
-    embed = copy.deepcopy(embed)
+    embed = json_copy(embed)
     embed.setdefault("type", "rich")
     return embed
 
 
 def normalize_components(components: list[JSON]) -> list[JSON]:
     """Deep copy, numbering every component (`id`) the way Discord echoes them."""
-    result = copy.deepcopy(components)
+    result = json_copy(components)
     used = {c["id"] for c in walk_components(result) if isinstance(c.get("id"), int)}
     next_id = 1
     for component in walk_components(result):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -17,6 +16,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
     Upload,
+    json_copy,
 )
 from .permissions import ADMINISTRATOR
 from .store import Store
@@ -394,5 +394,5 @@ def _submitted(component: JSON, values: Mapping[str, str | Sequence[str]]) -> JS
             [] if value is None else [value] if isinstance(value, str) else list(value)
         )
     else:
-        result = copy.deepcopy(component)
+        result = json_copy(component)
     return result

@@ -5,12 +5,29 @@ These are plain records. The store mutates them; tests read them.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import orjson
+
 JSON = dict[str, Any]
+_Copied = TypeVar("_Copied")
+
+
+def json_copy(value: _Copied) -> _Copied:
+    """A deep copy of JSON data (dicts, lists, strings, numbers), through orjson: a
+    tenth of ``copy.deepcopy``'s time, which the fake spent most of its own in
+    (every message version it keeps); anything else goes to ``copy.deepcopy``."""
+    try:
+        copied: _Copied = orjson.loads(orjson.dumps(value))
+    except TypeError:
+        return copy.deepcopy(value)
+    return copied
+
+
 T = TypeVar("T")
 
 # Message flags (https://discord.com/developers/docs/resources/message#message-object-message-flags)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import copy
 import json
 import time
 import traceback
@@ -17,7 +16,7 @@ from aiohttp.typedefs import Handler
 from . import payloads
 from .content import Body, read_body
 from .errors import UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_MESSAGE, ApiError, unknown
-from .models import JSON, FakeGuild, StoredMessage
+from .models import JSON, FakeGuild, StoredMessage, json_copy
 from .store import Store
 
 API = "/api/v10"
@@ -195,7 +194,7 @@ class RestApi:
     async def body(self, request: web.Request) -> Body:
         body = await read_body(request)
         record = request[RECORD]
-        record.body = copy.deepcopy(body.payload)
+        record.body = json_copy(body.payload)
         record.files = [f.filename for f in body.files]
         return body
 
@@ -321,7 +320,7 @@ class RestApi:
         guild_id = self._app_guild(request)
         commands: list[JSON] = await request.json()
         record = request[RECORD]
-        record.body = {"commands": copy.deepcopy(commands)}
+        record.body = {"commands": json_copy(commands)}
         return json_response(self.store.put_commands(guild_id, commands))
 
     # ---- channels and messages -----------------------------------------------------------

@@ -8,7 +8,6 @@ user saw (`channel_messages`, `ephemerals`, `dms`, `public_payloads`).
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import secrets
 import socket
@@ -53,6 +52,7 @@ from .models import (
     InteractionRecord,
     Overwrite,
     StoredMessage,
+    json_copy,
 )
 from .permissions import DEFAULT_BOT, DEFAULT_EVERYONE
 from .rest import GlobalLimit, RequestRecord, RestApi
@@ -419,7 +419,7 @@ class FakeDiscord:
         """A message in `channel` as if the bot had posted it (e.g. a second copy of
         a message's buttons); clicks on it reach the bot."""
         body = {"content": content, "embeds": list(embeds), "components": list(components)}
-        message = self.store.create_message(channel, Body(copy.deepcopy(body)))
+        message = self.store.create_message(channel, Body(json_copy(body)))
         await self.gateway.flush()
         return message
 
@@ -462,7 +462,7 @@ class FakeDiscord:
         )
         payload["data"] = data
         if source is not None:
-            payload["message"] = copy.deepcopy(source.payload)
+            payload["message"] = json_copy(source.payload)
         loop = asyncio.get_running_loop()
         record = InteractionRecord(
             interaction_id,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
     UploadedFile,
+    json_copy,
 )
 from .permissions import ATTACH_FILES, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL
 from .permissions import channel_permissions as _channel_permissions
@@ -101,6 +101,9 @@ class Store:
         self.guild_commands: dict[int, list[JSON]] = {}
         self.command_syncs: list[CommandSync] = []
         self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token_index: dict[str, InteractionRecord] = {}
+        self._nonces: dict[tuple[int, object], StoredMessage] = {}
+        """(channel id, nonce) -> the first message sent with that nonce."""
         self.rejected_dms: list[tuple[int, JSON]] = []
         self.uploads: dict[int, StoredAttachment] = {}
         self.changes = Changes()
@@ -173,6 +176,7 @@ class Store:
         apply_draft(message, draft)
         if body.payload.get("nonce") is not None:
             message.extra["nonce"] = body.payload["nonce"]
+            self._nonces.setdefault((channel.id, body.payload["nonce"]), message)
         if ephemeral_to is not None:
             message.flags |= EPHEMERAL
         if loading:
@@ -246,7 +250,7 @@ class Store:
         return metadata
 
     def _snapshot(self, message: StoredMessage) -> None:
-        message.history.append(copy.deepcopy(self.message_json(message)))
+        message.history.append(json_copy(self.message_json(message)))
         self.changes.notify()
 
     def _message_intent(self, message: StoredMessage) -> int:
@@ -255,7 +259,7 @@ class Store:
     def _emit_message(self, event: str, message: StoredMessage) -> None:
         if message.ephemeral_to is not None:
             return
-        data = copy.deepcopy(message.payload)
+        data = json_copy(message.payload)
         guild = None if message.guild_id is None else self.guilds[message.guild_id]
         if guild is not None and message.author.id in guild.members:
             data["member"] = payloads.member(guild.members[message.author.id], with_user=False)
@@ -309,14 +313,7 @@ class Store:
         nonce = body.payload.get("nonce")
         if nonce is None or not body.payload.get("enforce_nonce"):
             return None
-        return next(
-            (
-                m
-                for m in self.messages.values()
-                if m.channel_id == channel.id and m.extra.get("nonce") == nonce
-            ),
-            None,
-        )
+        return self._nonces.get((channel.id, nonce))
 
     def edit_channel_message(self, channel_id: int, message_id: int, body: Body) -> StoredMessage:
         message = self.visible_message(channel_id, message_id)
@@ -361,7 +358,7 @@ class Store:
     def _check_dm_open(self, channel: FakeChannel, body: Body) -> None:
         recipient = self.users[channel.recipient_id or 0]
         if not recipient.dms_open:
-            self.rejected_dms.append((recipient.id, copy.deepcopy(body.payload)))
+            self.rejected_dms.append((recipient.id, json_copy(body.payload)))
             self.changes.notify()
             raise ApiError(403, CANNOT_DM, "Cannot send messages to this user")
 
@@ -380,7 +377,7 @@ class Store:
             self.global_commands = echoed
         else:
             self.guild_commands[guild_id] = echoed
-        self.command_syncs.append(CommandSync(guild_id, copy.deepcopy(echoed)))
+        self.command_syncs.append(CommandSync(guild_id, json_copy(echoed)))
         self.changes.notify()
         return echoed
 
@@ -392,7 +389,7 @@ class Store:
     def _echo_command(
         self, guild_id: int | None, command: JSON, known: dict[tuple[str, int], str]
     ) -> JSON:
-        echoed = copy.deepcopy(command)
+        echoed = json_copy(command)
         key = (str(command["name"]), int(command.get("type", 1)))
         command_id = known.get(key) or str(self.ids.next())
         echoed.update(
@@ -415,6 +412,7 @@ class Store:
 
     def add_interaction(self, rec: InteractionRecord) -> None:
         self.interactions[rec.id] = rec
+        self._by_token_index[rec.token] = rec
         self.changes.notify()
 
     def interaction_callback(self, interaction_id: int, token: str, body: Body) -> JSON:
@@ -433,9 +431,7 @@ class Store:
             )
             self.changes.notify()
             raise
-        rec.callbacks.append(
-            CallbackRecord(response_type, copy.deepcopy(data.payload), latency, True)
-        )
+        rec.callbacks.append(CallbackRecord(response_type, json_copy(data.payload), latency, True))
         self.changes.notify()
         return self._callback_answer(rec, response_type)
 
@@ -462,11 +458,11 @@ class Store:
                 self.edit_message(rec.source_message, data)
             rec.original = rec.source_message
         elif response_type == 8 and rec.kind == AUTOCOMPLETE:
-            rec.choices = copy.deepcopy(data.payload.get("choices", []))
+            rec.choices = json_copy(data.payload.get("choices", []))
         elif response_type == 9 and rec.kind not in (MODAL_SUBMIT, AUTOCOMPLETE):
             check_modal(data.payload)
             components = normalize_components(data.payload.get("components") or [])
-            rec.modal = {**copy.deepcopy(data.payload), "components": components}
+            rec.modal = {**json_copy(data.payload), "components": components}
         else:
             raise invalid_form({"type": f"response type {response_type} not allowed here"})
 
@@ -488,14 +484,12 @@ class Store:
     # ---- interaction webhooks ------------------------------------------------------------
 
     def _by_token(self, application_id: int, token: str) -> InteractionRecord:
-        if application_id == self.application_id:
-            for rec in self.interactions.values():
-                if rec.token == token and rec.response is not None:
-                    age = asyncio.get_running_loop().time() - rec.created_at
-                    if age > self.token_lifetime:
-                        raise ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
-                    return rec
-        raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        rec = self._by_token_index.get(token)
+        if application_id != self.application_id or rec is None or rec.response is None:
+            raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        if asyncio.get_running_loop().time() - rec.created_at > self.token_lifetime:
+            raise ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        return rec
 
     def followup(self, application_id: int, token: str, body: Body) -> StoredMessage:
         rec = self._by_token(application_id, token)
