@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from games.base import GameState
 from games.registry import GAMES
-from tests.e2e.fake_discord import FakeDiscord, RequestRecord, StoredMessage
+from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, RequestRecord, StoredMessage
 
 T = TypeVar("T")
 
@@ -363,3 +363,17 @@ class Oracle:
 
     def forget(self, table_id: int) -> None:
         self._states.pop(table_id, None)
+
+
+PANEL_TIMEOUT = 5.0
+
+
+async def panel_of(opened: InteractionRecord) -> StoredMessage | None:
+    """The private panel a click opened: its answer (4), or the follow-up of a silent
+    update of the table message (6: the click became the one whose interaction
+    edits the table message)."""
+    if opened.response_type == 4:
+        return opened.message
+    with contextlib.suppress(TimeoutError):
+        return (await asyncio.wait_for(opened.wait_followups(1), PANEL_TIMEOUT))[0]
+    return None

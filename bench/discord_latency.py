@@ -90,6 +90,7 @@ from bench.botproc import (
     Watched,
     bot_process,
     load_text,
+    panel_of,
     percentile,
     rate_limited,
     request_kinds,
@@ -509,11 +510,15 @@ class Run:
     async def choose_in_panel(
         self, user: FakeUser, panel: InteractionRecord, value: str
     ) -> InteractionRecord | None:
-        select, offered = panel_select(panel.message)
+        message = await panel_of(panel)
+        if message is None:
+            self.stats.error("the panel never came")
+            return None
+        select, offered = panel_select(message)
         if value not in offered:
             self.stats.error(f"panel does not offer {value}: {offered}")
             return None
-        sent = self.fake.select(user, panel.message, select, [value])
+        sent = self.fake.select(user, message, select, [value])
         record = await self.answer("select", sent)
         return record if record is not None and self.accepted("select", record) else None
 

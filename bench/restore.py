@@ -57,6 +57,7 @@ from bench.botproc import (
     Oracle,
     bot_process,
     load_text,
+    panel_of,
     rate_limited,
     request_kinds,
     time_requests,
@@ -363,10 +364,11 @@ async def click_once(
     if response is None or record.latency is None:
         return None
     answered_at = record.created_at + record.latency
-    if clicks.value is not None and response.type == 4:  # finish the step in the panel
-        select, offered = panel_select(record.message)
+    panel = await panel_of(record) if clicks.value is not None else None
+    if panel is not None:  # finish the step in the panel
+        select, offered = panel_select(panel)
         if clicks.value in offered:
-            chosen = await fake.select(user, record.message, select, [clicks.value])
+            chosen = await fake.select(user, panel, select, [clicks.value])
             await watched_callbacks(chosen).longer_than(0, ANSWER_TIMEOUT)
     return record.latency, answered_at
 

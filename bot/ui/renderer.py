@@ -40,7 +40,7 @@ from .presenter import (
     lobby_embed,
     lobby_items,
 )
-from .writes import RateLimit, Writes
+from .writes import Writes, discord_budget
 
 if TYPE_CHECKING:
     from bot.tables import Snapshot, TableService
@@ -93,9 +93,7 @@ class Renderer:
         """Per table with work to do, the snapshot to show (None: deliver only)."""
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dm_warned: set[tuple[int, int]] = set()
-        self._writes = Writes(
-            CONCURRENT_WRITES, RateLimit(rest_per_second, burst=max(1, int(rest_per_second / 5)))
-        )
+        self._writes = Writes(CONCURRENT_WRITES, discord_budget(rest_per_second))
         """Every REST write: within the bot's share of Discord's global rate limit."""
         self._pictures: dict[int, bytes] = {}
         """Per table, the digest of the picture last uploaded."""

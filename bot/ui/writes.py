@@ -55,6 +55,20 @@ class RateLimit:
             await self._sleep(wait)
 
 
+def discord_budget(
+    per_second: float,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> RateLimit:
+    """The bot's budget of REST writes: ``per_second`` on average, bursting by a
+    tenth of that. Any one second then holds at most the rate plus the burst (49
+    at the default 45): under Discord's 50. With a fifth (54 in the second after
+    a quiet moment), the fake answered dozens of 429s a minute at 500 busy tables.
+    """
+    return RateLimit(per_second, burst=max(1, int(per_second / 10)), clock=clock, sleep=sleep)
+
+
 class Writes:
     """Discord writes: at most ``concurrent`` in flight, and within ``rate``.
 

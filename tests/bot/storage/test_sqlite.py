@@ -255,6 +255,39 @@ async def test_newer_schema_is_refused(db_path: Path) -> None:
         await SqliteRepository(db_path).open()
 
 
+def main_file_tables(path: Path, copy: Path) -> int:
+    """The tables a copy of the database file alone holds (its write-ahead log left
+    behind): what checkpoints have copied into it."""
+    copy.write_bytes(path.read_bytes())
+    try:
+        (count,) = raw(copy, "SELECT count(*) FROM tables")[0]
+    except sqlite3.OperationalError:  # not even the schema yet
+        return 0
+    assert isinstance(count, int)
+    return count
+
+
+async def test_commits_reach_the_database_file_by_checkpoints_of_their_own(
+    db_path: Path, run_on: RunOn, tmp_path: Path
+) -> None:
+    repo = SqliteRepository(db_path, run_on=run_on, checkpoint_every=0.02)
+    await repo.open()
+    try:
+        assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
+        autocheckpoint = await repo._run(
+            lambda db: db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        )
+        assert autocheckpoint == 0, "no commit checkpoints by itself"
+        for channel in range(5):
+            await lobby(repo, channel_id=100 + channel)
+        deadline = time.monotonic() + 5
+        while main_file_tables(db_path, tmp_path / "copy.sqlite3") < 5:
+            assert time.monotonic() < deadline, "the commits never reached the file"
+            await asyncio.sleep(0.02)
+    finally:
+        await repo.close()
+
+
 async def test_memory_database() -> None:
     repository = SqliteRepository(":memory:")
     await repository.open()

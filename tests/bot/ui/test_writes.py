@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.ui.writes import RateLimit, Writes
+from bot.ui.writes import RateLimit, Writes, discord_budget
 
 
 class Clock:
@@ -72,6 +72,20 @@ async def test_waiting_writes_sleep_once_each_and_go_in_order() -> None:
     await asyncio.gather(*writes)
     assert served == list(range(20)), "first come, first served"
     assert len(naps) == 18, "none slept twice"
+
+
+async def test_the_bots_budget_never_puts_more_than_50_writes_in_one_second() -> None:
+    """Discord's global limit is 50 requests a second: after a quiet minute, writes
+    queued for three seconds never put more than 50 in any one second."""
+    clock = Clock()
+    budget = discord_budget(45, clock=clock, sleep=clock.sleep)
+    clock.now += 60
+    sent = []
+    while clock.now < 163:
+        await budget.take()
+        sent.append(clock.now)
+    busiest = max(sum(1 for s in sent if start <= s < start + 1) for start in sent)
+    assert 45 <= busiest <= 50
 
 
 def test_a_rate_limit_needs_a_rate_and_a_burst() -> None:

@@ -30,7 +30,7 @@ from tests.e2e.fake_discord.components import components_of
 from tests.e2e.fake_discord.models import StoredMessage
 from tests.e2e.fake_discord.rest import Gate
 
-from .harness import World, buttons_on, clicks_for, panel_select
+from .harness import World, buttons_on, clicks_for, panel_select, private_answer
 from .test_process import ProcessTable, Reader, bot_process, open_process_table
 
 pytestmark = pytest.mark.slow
@@ -101,10 +101,10 @@ async def one_move(world: World, table: ProcessTable, rng: random.Random) -> Non
     if clicks.value is None:
         await asyncio.wait_for(record.wait_response(), ANSWER)
         return
-    await asyncio.wait_for(record.wait_response(), ANSWER)
-    custom_id, values = panel_select(record.message)
+    panel = await asyncio.wait_for(private_answer(record), ANSWER)
+    custom_id, values = panel_select(panel)
     assert clicks.value in values
-    chosen = await world.fake.select(user, record.message, custom_id, [clicks.value])
+    chosen = await world.fake.select(user, panel, custom_id, [clicks.value])
     await asyncio.wait_for(chosen.wait_response(), ANSWER)
 
 
