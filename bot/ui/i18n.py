@@ -1,69 +1,222 @@
 """The one lookup for user-facing text: ``t(key, locale, **args)``.
 
-The platform's own strings live in ``bot/ui/locales/<lang>/`` as flat
-``STRINGS`` dicts; each game brings its own when its presenter is built
-(``register_strings``: every key starts with the game's name, so no game can
-shadow another's or the platform's). A key missing in a locale falls back to
-English; a key missing in English is a bug, reported loudly by the tests.
+**English is the source.** The platform's English strings live in
+``bot/ui/locales/en/`` as flat ``STRINGS`` dicts; each game brings its own when
+its presenter is built (``register_strings``: every key starts with the game's
+name, so no game can shadow another's or the platform's). A value is a
+``str.format`` template, or a ``Plural`` whose form is chosen by the ``count``
+argument.
+
+**Translations are gettext catalogues**, the format translators' tools read
+(Poedit, Weblate, Lokalize): one ``<language>.po`` per area, in the ``locales``
+folder next to its English (``bot/ui/locales/it.po`` for the platform,
+``cogs/<game>/locales/it.po`` for a game). Each entry's ``msgctxt`` is the key,
+its ``msgid`` the English it translates (``msgid_plural`` for a ``Plural``), its
+``msgstr`` the translation, with as many plural forms as the language has.
+Babel reads them at run time, the first time a language is asked for (no
+compile step; English never loads them). ``python -m bot.ui.i18n`` rewrites
+every catalogue from the current English, keeping the translations (an entry
+whose English changed is marked fuzzy, and a fuzzy entry is not used).
+
+A key missing in a language falls back to English; a key missing in English is
+a bug, reported loudly by the tests. The ``count`` argument is written the
+language's way (``1,000``, ``1.000``, ``1 000``); other numbers (ids) as they are.
 """
 
 from __future__ import annotations
 
+import gettext
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 log = logging.getLogger("bot.i18n")
 
 DEFAULT_LOCALE = "en"
-_loaded: dict[str, dict[str, str]] = {}
-_registered: dict[str, dict[str, Mapping[str, str]]] = {}
-"""Per locale, per namespace (a game's name), the strings a game registered."""
+LANGUAGES = ("en", "it", "fr")
+"""The languages the bot speaks (Discord locales ``it``, ``fr``, ``en-US``...)."""
+TRANSLATED = ("it", "fr")
+CORE = "core"
+"""The platform's own area (its strings have no game's name in front)."""
+CORE_CATALOGUES = Path(__file__).parent / "locales"
 
 
-def _strings(locale: str) -> dict[str, str]:
-    if locale not in _loaded:
-        try:
-            module: ModuleType = import_module(f"bot.ui.locales.{locale}")
-            _loaded[locale] = dict(module.STRINGS)
-        except ModuleNotFoundError:
-            _loaded[locale] = {}
-        for strings in _registered.get(locale, {}).values():
-            _loaded[locale].update(strings)
-    return _loaded[locale]
+class Plural(NamedTuple):
+    """An English text with a singular and a plural form, chosen by ``count``."""
+
+    one: str
+    other: str
 
 
-def register_strings(namespace: str, strings: Mapping[str, str], locale: str = "en") -> None:
-    """Add a game's strings (keys ``<namespace>.…``); registering again replaces them."""
+Text = str | Plural
+Translation = str | tuple[str, ...]
+"""A translated text: one template, or one per plural form of its language."""
+
+_loaded: dict[str, dict[str, Text]] = {}
+_registered: dict[str, Mapping[str, Text]] = {}
+"""Per namespace (a game's name), the English strings a game registered."""
+_catalogue_folders: dict[str, Path] = {CORE: CORE_CATALOGUES}
+"""Per area, the folder of its ``<language>.po`` catalogues."""
+_translations: dict[str, dict[str, Translation]] = {}
+_plural_rules: dict[str, Callable[[int], int]] = {}
+
+
+def _english() -> dict[str, Text]:
+    if DEFAULT_LOCALE not in _loaded:
+        module: ModuleType = import_module("bot.ui.locales.en")
+        strings: dict[str, Text] = dict(module.STRINGS)
+        for registered in _registered.values():
+            strings.update(registered)
+        _loaded[DEFAULT_LOCALE] = strings
+    return _loaded[DEFAULT_LOCALE]
+
+
+def register_strings(
+    namespace: str, strings: Mapping[str, Text], catalogues: Path | None = None
+) -> None:
+    """Add a game's English strings (keys ``<namespace>.…``), and the folder of its
+    translations (``catalogues``); registering again replaces them."""
     wrong = [key for key in strings if not key.startswith(f"{namespace}.")]
     if wrong:
         raise ValueError(f"keys of {namespace!r} outside its namespace: {wrong[:5]}")
-    platform = _strings(locale).keys() - _namespaced_keys(locale)
+    platform = _platform_keys()
     if clash := platform & strings.keys():
         raise ValueError(f"keys of {namespace!r} shadow the platform's: {sorted(clash)[:5]}")
-    _registered.setdefault(locale, {})[namespace] = dict(strings)
-    _loaded.pop(locale, None)
+    _registered[namespace] = dict(strings)
+    if catalogues is not None:
+        _catalogue_folders[namespace] = catalogues
+    _loaded.clear()
+    _translations.clear()
 
 
-def _namespaced_keys(locale: str) -> set[str]:
-    return {key for strings in _registered.get(locale, {}).values() for key in strings}
+def forget_strings(namespace: str) -> None:
+    """Undo ``register_strings`` (a test's own namespace)."""
+    _registered.pop(namespace, None)
+    _catalogue_folders.pop(namespace, None)
+    _loaded.clear()
+    _translations.clear()
+
+
+def _platform_keys() -> set[str]:
+    module: ModuleType = import_module("bot.ui.locales.en")
+    return set(module.STRINGS)
+
+
+def language_of(locale: str | None) -> str:
+    """The bot's language for a Discord locale (``it``, ``fr``, ``en-GB``...)."""
+    lang = (locale or DEFAULT_LOCALE).split("-")[0].lower()
+    return lang if lang in LANGUAGES else DEFAULT_LOCALE
 
 
 def t(key: str, locale: str | None = None, /, **args: object) -> str:
     """The text of ``key`` in ``locale`` (e.g. Discord's "fr"), formatted with ``args``."""
-    lang = (locale or DEFAULT_LOCALE).split("-")[0]
-    template = _strings(lang).get(key) or _strings(DEFAULT_LOCALE).get(key)
-    if template is None:
+    lang = language_of(locale)
+    english = _english().get(key)
+    if english is None:
         log.error("missing translation key %r", key)
         return key
-    return template.format(**args) if args else template
+    template = _template(key, lang, english, args.get("count"))
+    if not args:
+        return template
+    if "count" in args:
+        args["count"] = _counted(args["count"], lang)
+    return template.format(**args)
+
+
+def _template(key: str, lang: str, english: Text, count: object) -> str:
+    translated = translations(lang).get(key) if lang != DEFAULT_LOCALE else None
+    if translated is None:
+        if isinstance(english, Plural):
+            return english.one if count == 1 else english.other
+        return english
+    if isinstance(translated, tuple):
+        index = _plural_rule(lang)(count if isinstance(count, int) else 0)
+        return translated[min(index, len(translated) - 1)]
+    return translated
+
+
+def _counted(value: object, lang: str) -> object:
+    """A count as the language writes it (only big ones differ: digit grouping)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1000:
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=lang)
+    return value
 
 
 def has(key: str) -> bool:
-    return key in _strings(DEFAULT_LOCALE)
+    return key in _english()
 
 
-def english_strings() -> dict[str, str]:
+def english_strings() -> dict[str, Text]:
     """Every English string known now (the platform's and the registered games')."""
-    return dict(_strings(DEFAULT_LOCALE))
+    return dict(_english())
+
+
+# --- catalogues ----------------------------------------------------------------------
+
+
+def areas() -> dict[str, Path]:
+    """Every area with translations: the platform and each registered game."""
+    return dict(_catalogue_folders)
+
+
+def area_strings(area: str) -> dict[str, Text]:
+    """The English strings of one area."""
+    if area == CORE:
+        module: ModuleType = import_module("bot.ui.locales.en")
+        return dict(module.STRINGS)
+    return dict(_registered[area])
+
+
+def translations(lang: str) -> dict[str, Translation]:
+    """Every usable translation of ``lang`` (neither fuzzy nor empty), by key."""
+    if lang not in _translations:
+        found: dict[str, Translation] = {}
+        for area, folder in _catalogue_folders.items():
+            path = folder / f"{lang}.po"
+            if path.exists():
+                found.update(_usable(read_catalogue(path, lang), area))
+        _translations[lang] = found
+    return _translations[lang]
+
+
+def read_catalogue(path: Path, lang: str) -> Catalog:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as file:
+        return read_po(file, locale=lang)
+
+
+def _usable(catalogue: Catalog, area: str) -> Iterator[tuple[str, Translation]]:
+    for message in catalogue:
+        key = message.context
+        if not key or message.fuzzy:
+            continue
+        if isinstance(message.string, tuple | list):
+            forms = tuple(str(form) for form in message.string)
+            if all(forms):
+                yield key, forms
+        elif message.string:
+            yield key, str(message.string)
+
+
+def _plural_rule(lang: str) -> Callable[[int], int]:
+    if lang not in _plural_rules:
+        from babel.messages.plurals import get_plural
+
+        _plural_rules[lang] = gettext.c2py(get_plural(lang).plural_expr)
+    return _plural_rules[lang]
+
+
+def plural_count(lang: str) -> int:
+    """How many plural forms ``lang`` has (gettext's ``nplurals``)."""
+    from babel.messages.plurals import get_plural
+
+    return int(get_plural(lang).num_plurals)

@@ -15,9 +15,11 @@ messages. Private rendering (hand, panels, DMs) uses the seat's view.
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -28,7 +30,7 @@ from games.base import Event, Game, GameState, Model, View
 
 from .codec import encode
 from .components import GameButton, GameSelect
-from .i18n import has, register_strings, t
+from .i18n import Text, has, register_strings, t
 from .limits import (
     BUTTON_LABEL,
     CONTENT,
@@ -161,7 +163,7 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
     """How one game shows itself; see the module's docstring. Subclasses set
     ``strings`` and ``colour`` and implement the abstract methods."""
 
-    strings: ClassVar[Mapping[str, str]]
+    strings: ClassVar[Mapping[str, Text]]
     """The game's English texts; every key starts with ``<game name>.``."""
     colour: ClassVar[discord.Colour]
     """The table message's colour while the game runs (gold once it is over)."""
@@ -175,7 +177,8 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
     def __init__(self, game: Game[StateT, Any, Any, ViewT]) -> None:
         self.game = game
         self.name = game.name
-        register_strings(game.name, self.strings)
+        folder = Path(inspect.getfile(type(self))).parent / "locales"
+        register_strings(game.name, self.strings, folder)
 
     # --- typed access ---------------------------------------------------------------
 

@@ -72,7 +72,9 @@ def test_formatting_and_fallback() -> None:
     assert t("refusal.too_few_players", "en-US", minimum=3) == (
         "At least 3 players are needed to start."
     )
-    assert t("lobby.join", "fr") == "Join", "a missing locale falls back to English"
+    assert t("lobby.join", "de") == "Join", "a language the bot does not speak gets English"
+    assert t("lobby.join", "fr") == "Rejoindre"
+    assert t("lobby.join", "it") == "Partecipa"
 
 
 def test_a_game_cannot_register_keys_outside_its_namespace() -> None:
