@@ -2,10 +2,13 @@
 what each step owes people (its outbox entries: channel lines and DMs).
 
 The table service calls ``table_changed`` under its lock; this only wakes the
-table's worker. One worker per table first edits the table message with the
-latest snapshot (what players click comes first, at most once per
-``interval``), then delivers the table's undelivered outbox entries in the
-order they were written, marking each delivered once Discord accepted it.
+table's two workers. One edits the table message with the latest snapshot (at
+most once per ``interval``); the other delivers the table's undelivered outbox
+entries in the order they were written, marking each delivered once Discord
+accepted it. They are apart so that the table message, mostly edited through
+clicks' interactions (free of the global rate limit), never waits behind a DM
+or a line queued in the REST budget; a line still waits for an edit of the
+table message in progress (what players click comes first).
 Every post carries its entry's id as a nonce (Discord's ``enforce_nonce``), so
 a crash between "sent" and "marked" does not post twice when the entry is sent
 again; the table message is edited, which is idempotent anyway.
@@ -89,9 +92,16 @@ class Renderer:
         self._later: dict[int, asyncio.TimerHandle] = {}
         """Tables whose lines wait for ``log_interval``."""
         self._stopped = False
-        self._latest: dict[int, Snapshot | None] = {}
-        """Per table with work to do, the snapshot to show (None: deliver only)."""
+        self._latest: dict[int, Snapshot] = {}
+        """Per table whose message is to be drawn, the snapshot to show."""
         self._workers: dict[int, asyncio.Task[None]] = {}
+        """Per table, the worker drawing its message."""
+        self._owed: set[int] = set()
+        """Tables that may owe outbox entries."""
+        self._deliverers: dict[int, asyncio.Task[None]] = {}
+        """Per table, the worker delivering its outbox."""
+        self._showing: dict[int, asyncio.Event] = {}
+        """Tables whose message is being drawn (set when done)."""
         self._dm_warned: set[tuple[int, int]] = set()
         self._writes = Writes(CONCURRENT_WRITES, discord_budget(rest_per_second))
         """Every REST write: within the bot's share of Discord's global rate limit."""
@@ -201,17 +211,28 @@ class Renderer:
 
     def _idle(self) -> bool:
         """Nothing left to do: no click holds a table message, no worker runs."""
-        return not self._held and all(worker.done() for worker in self._workers.values())
+        return not self._held and not self._running()
+
+    def _running(self) -> list[asyncio.Task[None]]:
+        tasks = [*self._workers.values(), *self._deliverers.values()]
+        return [task for task in tasks if not task.done()]
 
     def _wake(self, table_id: int, snapshot: Snapshot | None) -> None:
+        """Draw ``snapshot`` (if any) and deliver what the table owes."""
         if self._stopped:
             return
-        if snapshot is not None or table_id not in self._latest:
+        if snapshot is not None:
             self._latest[table_id] = snapshot
-        worker = self._workers.get(table_id)
-        if worker is None or worker.done():
-            self._workers[table_id] = asyncio.create_task(
-                self._work(table_id), name=f"render-{table_id}"
+            worker = self._workers.get(table_id)
+            if worker is None or worker.done():
+                self._workers[table_id] = asyncio.create_task(
+                    self._work(table_id), name=f"render-{table_id}"
+                )
+        self._owed.add(table_id)
+        deliverer = self._deliverers.get(table_id)
+        if deliverer is None or deliverer.done():
+            self._deliverers[table_id] = asyncio.create_task(
+                self._deliver_work(table_id), name=f"deliver-{table_id}"
             )
 
     async def drain(self, timeout: float = 5.0) -> None:
@@ -220,7 +241,7 @@ class Renderer:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not self._idle() and loop.time() < end:
-            workers = [w for w in self._workers.values() if not w.done()]
+            workers = self._running()
             if workers:
                 await asyncio.wait(workers, timeout=end - loop.time())
             else:
@@ -235,7 +256,7 @@ class Renderer:
             self._post_later(table_id)
         await self.drain(timeout)
         self._stopped = True
-        workers = [w for w in self._workers.values() if not w.done()]
+        workers = self._running()
         for worker in workers:
             worker.cancel()
         if workers:
@@ -244,31 +265,74 @@ class Renderer:
     # --- the worker --------------------------------------------------------------
 
     async def _work(self, table_id: int) -> None:
+        """Draws the table message while there is a newer snapshot to show."""
         failures = 0
         while table_id in self._latest:
             snapshot = self._latest.pop(table_id)
             try:
-                if snapshot is not None and self._held.get(table_id):
+                if self._held.get(table_id):
                     self._parked[table_id] = snapshot
-                elif snapshot is not None and not self._is_shown(snapshot):
-                    await self._show_table(snapshot)
-                await self._deliver(table_id)
+                elif not self._is_shown(snapshot):
+                    await self._show(snapshot)
                 failures = 0
             except DISCORD_TROUBLE as error:  # Discord or the network: try again later
-                delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
                 failures += 1
-                log.warning(
-                    "table %s: Discord output failed (%r); again in %ss", table_id, error, delay
-                )
+                await self._retry_later(table_id, "its message", error, failures)
                 self._latest.setdefault(table_id, snapshot)
-                await asyncio.sleep(delay)
                 continue
             except Exception:  # a bug: retrying would fail the same way
                 log.exception("rendering table %s failed", table_id)
             if self.interval and table_id in self._latest:
                 await asyncio.sleep(self.interval)
         self._workers.pop(table_id, None)
-        self._forget_if_closed(table_id)
+        self._forget_if_done(table_id)
+
+    async def _deliver_work(self, table_id: int) -> None:
+        """Delivers the table's outbox while it may owe something."""
+        failures = 0
+        while table_id in self._owed:
+            self._owed.discard(table_id)
+            try:
+                await self._deliver(table_id)
+                failures = 0
+            except DISCORD_TROUBLE as error:
+                failures += 1
+                await self._retry_later(table_id, "its outbox", error, failures)
+                self._owed.add(table_id)
+            except Exception:
+                log.exception("delivering the outbox of table %s failed", table_id)
+        self._deliverers.pop(table_id, None)
+        self._forget_if_done(table_id)
+
+    @staticmethod
+    async def _retry_later(table_id: int, what: str, error: BaseException, failures: int) -> None:
+        delay = RETRY_DELAYS[min(failures - 1, len(RETRY_DELAYS) - 1)]
+        log.warning(
+            "table %s: Discord output of %s failed (%r); again in %ss", table_id, what, error, delay
+        )
+        await asyncio.sleep(delay)
+
+    async def _show(self, snapshot: Snapshot) -> None:
+        """Draw the table message; lines wait meanwhile (``_drawn_first``)."""
+        table_id = snapshot.table.id
+        showing = self._showing[table_id] = asyncio.Event()
+        try:
+            await self._show_table(snapshot)
+        finally:
+            showing.set()
+            if self._showing.get(table_id) is showing:
+                del self._showing[table_id]
+
+    async def _drawn_first(self, table_id: int) -> None:
+        """Channel lines come after the table message being drawn (players see what
+        they click first, and a new table message stays above its lines)."""
+        showing = self._showing.get(table_id)
+        if showing is not None:
+            await showing.wait()
+
+    def _forget_if_done(self, table_id: int) -> None:
+        if table_id not in self._workers and table_id not in self._deliverers:
+            self._forget_if_closed(table_id)
 
     def _forget_if_closed(self, table_id: int) -> None:
         """A closed table's message will not change again: what this renderer keeps
@@ -304,12 +368,14 @@ class Renderer:
             if group[0].kind is OutboxKind.POST and not posts_due:
                 posts_left = True
                 continue
+            if group[0].kind is OutboxKind.POST:
+                await self._drawn_first(table_id)
             sent = await self._send(group)
             for entry in group[:sent]:
                 assert entry.id is not None
                 await repo.mark_delivered(entry.id)
             if sent < len(group):  # Discord had an earlier message of this nonce
-                self._wake(table_id, None)
+                self._owed.add(table_id)
                 return
             if group[0].kind is OutboxKind.POST:
                 self._last_post[table_id] = time.monotonic()

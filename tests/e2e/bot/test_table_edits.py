@@ -4,8 +4,10 @@ against the bot's global rate limit), or by REST when no click can edit it any m
 
 from __future__ import annotations
 
+import asyncio
+
 from games.complots import ActionKind
-from games.complots.models import Act
+from games.complots.models import Act, Keep, Pass
 from tests.e2e.fake_discord.models import InteractionRecord
 from tests.e2e.fake_discord.rest import RequestRecord
 from tests.games.complots.helpers import AM, CA, CO, D
@@ -154,3 +156,45 @@ async def test_no_click_edits_the_table_message_once_it_is_too_old(world: World)
             shown_version(await table.message())
             == (await table.bot.tables.snapshot(table.id)).version
         )
+
+
+async def test_a_move_shows_while_a_dm_of_the_table_waits(world: World) -> None:
+    """The table message does not wait behind the table's outbox: with the DM owed
+    by an exchange held at Discord's door, the exchange's private choice still shows
+    on the table message; the DMs go out in order once the door opens."""
+    fake = world.fake
+    alice, bob = world.players[:2]
+    async with fake.running(world.bot()) as bot:
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[AM, D], [CO, CO]], turn=0)
+        await table.play(0, Act(action=ActionKind.EXCHANGE))
+        alice_dms = fake.store.dm_channels[alice.id].id
+        door = fake.rest.gate("POST", f"/channels/{alice_dms}/messages", before=True)
+
+        message_id = (await table.message()).id
+        passing = clicks_for(buttons_on(await table.message()), Pass())
+        assert passing is not None
+        passed = await fake.click(bob, await table.message(), passing.custom_id)
+        await passed.wait_response()
+        await asyncio.wait_for(door.reached.wait(), 5.0)  # "you drew ..." is held
+        state = await table.state()
+        assert state.pending is not None
+        keep = Keep(cards=tuple(sorted(state.pending.drawn)))
+        clicks = clicks_for(buttons_on(await table.message()), keep)
+        assert clicks is not None and clicks.value is not None
+        opened = await fake.click(alice, await table.message(), clicks.custom_id)
+        panel = await private_answer(opened)
+        select, _ = panel_select(panel)
+        kept = await fake.select(alice, panel, select, [clicks.value])
+        await kept.wait_response()
+        version = (await table.bot.tables.snapshot(table.id)).version
+        await fake.wait_for(
+            lambda: shown_version(fake.message(message_id)) == version,
+            what="the table message showing the exchange",
+        )
+
+        door.release.set()
+        await table.settle()
+        dms = [m.content for m in fake.dms(alice)]
+        drew = next(i for i, text in enumerate(dms) if "you drew" in text)
+        assert any("your cards are now" in text for text in dms[drew:]), dms
