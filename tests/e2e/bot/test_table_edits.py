@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.app import GameMasterBot
 from games.complots import ActionKind
 from games.complots.models import Act, Keep, Pass
 from tests.e2e.fake_discord.models import InteractionRecord
@@ -51,6 +52,19 @@ def _interaction_of(table: Table, request: RequestRecord) -> InteractionRecord:
     return next(r for r in table.fake.store.interactions.values() if r.token == token)
 
 
+async def steal_ready(world: World, bot: GameMasterBot) -> Table:
+    """A two-player table where alice may steal from bob (her turn)."""
+    table = await Table.open(world, bot, players=2)
+    await rig(table, [[D, CA], [CO, AM]], turn=0)
+    return table
+
+
+async def shows_latest(table: Table) -> bool:
+    """The table message shows the table's latest state version."""
+    latest = (await table.bot.tables.snapshot(table.id)).version
+    return shown_version(await table.message()) == latest
+
+
 async def open_steal_panel(table: Table) -> InteractionRecord:
     """alice (seat 0, her turn) clicks Steal on the table message."""
     clicks = clicks_for(buttons_on(await table.message()), STEAL)
@@ -70,8 +84,7 @@ async def steal_in_panel(table: Table, opener: InteractionRecord) -> None:
 async def test_after_a_restart_the_panel_opener_carries_the_moves_edit(world: World) -> None:
     fake = world.fake
     async with fake.running(world.bot()) as bot:
-        table = await Table.open(world, bot, players=2)
-        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        table = await steal_ready(world, bot)
     async with fake.running(world.bot()) as bot:  # no click on the table message since
         table = Table(world, bot, table.id)
         await table.settle()
@@ -86,10 +99,7 @@ async def test_after_a_restart_the_panel_opener_carries_the_moves_edit(world: Wo
         await steal_in_panel(table, opener)
 
         assert table_edits(table, since, message.id) == ["click"]
-        assert (
-            shown_version(await table.message())
-            == (await table.bot.tables.snapshot(table.id)).version
-        )
+        assert await shows_latest(table)
         assert shown_version(await table.message()) > before
         assert "Steal" in str((await table.message()).embeds)
 
@@ -97,8 +107,7 @@ async def test_after_a_restart_the_panel_opener_carries_the_moves_edit(world: Wo
 async def test_a_panel_opens_at_once_while_a_recent_click_can_edit(world: World) -> None:
     fake = world.fake
     async with fake.running(world.bot()) as bot:
-        table = await Table.open(world, bot, players=2)  # Start was such a click
-        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        table = await steal_ready(world, bot)  # its Start was such a click
         message = await table.message()
 
         opener = await open_steal_panel(table)
@@ -108,17 +117,13 @@ async def test_a_panel_opens_at_once_while_a_recent_click_can_edit(world: World)
         await steal_in_panel(table, opener)
 
         assert table_edits(table, since, message.id) == ["click"]
-        assert (
-            shown_version(await table.message())
-            == (await table.bot.tables.snapshot(table.id)).version
-        )
+        assert await shows_latest(table)
 
 
 async def test_an_expired_click_leaves_the_edit_to_rest(world: World) -> None:
     fake = world.fake
     async with fake.running(world.bot()) as bot:
-        table = await Table.open(world, bot, players=2)
-        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        table = await steal_ready(world, bot)
         message = await table.message()
         fake.store.token_lifetime = 0.0  # Discord forgot every interaction's token
 
@@ -130,18 +135,14 @@ async def test_an_expired_click_leaves_the_edit_to_rest(world: World) -> None:
         refused = [r for r in fake.rest.requests[since:] if r.status == 401]
         assert refused and all(r.path.endswith("/messages/@original") for r in refused)
         assert table_edits(table, since, message.id) == ["rest"]
-        assert (
-            shown_version(await table.message())
-            == (await table.bot.tables.snapshot(table.id)).version
-        )
+        assert await shows_latest(table)
 
 
 async def test_no_click_edits_the_table_message_once_it_is_too_old(world: World) -> None:
     fake = world.fake
     async with fake.running(world.bot()) as bot:
         bot.renderer.carrier_lifetime = 0.0  # every click is past its 14 minutes at once
-        table = await Table.open(world, bot, players=2)
-        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        table = await steal_ready(world, bot)
         message = await table.message()
 
         opener = await open_steal_panel(table)
@@ -152,10 +153,7 @@ async def test_no_click_edits_the_table_message_once_it_is_too_old(world: World)
 
         assert table_edits(table, since, message.id) == ["rest"]
         assert not any(r.status >= 400 for r in fake.rest.requests[since:])
-        assert (
-            shown_version(await table.message())
-            == (await table.bot.tables.snapshot(table.id)).version
-        )
+        assert await shows_latest(table)
 
 
 async def test_a_move_shows_while_a_dm_of_the_table_waits(world: World) -> None:
