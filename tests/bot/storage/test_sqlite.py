@@ -261,7 +261,7 @@ def main_file_tables(path: Path, copy: Path) -> int:
     copy.write_bytes(path.read_bytes())
     try:
         (count,) = raw(copy, "SELECT count(*) FROM tables")[0]
-    except sqlite3.OperationalError:  # not even the schema yet
+    except sqlite3.DatabaseError:  # not even the schema yet, or copied mid-checkpoint
         return 0
     assert isinstance(count, int)
     return count

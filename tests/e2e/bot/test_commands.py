@@ -4,6 +4,7 @@ and worded for players, /mod for moderators only, everything guild-only."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -97,3 +98,25 @@ async def test_members_without_manage_server_do_not_see_mod(world: World) -> Non
         assert record.ephemeral and "Open tables" in str(record.embeds)
         with pytest.raises(InteractionRefused, match="lacks permissions 32 for /mod"):
             await fake.slash(world.players[0], world.channel, "mod", "tables")
+
+
+async def test_a_command_answered_too_late_is_told_in_the_log_not_as_a_failure(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord dropped the interaction before the answer (an overloaded machine): the
+    table is open all the same, and the log says the interaction expired (a warning,
+    not an error with a traceback)."""
+    fake = world.fake
+    caplog.set_level(logging.WARNING, "bot")
+    async with fake.running(world.bot()) as bot:
+        fake.response_deadline = 0.0
+        record = await fake.slash(world.players[0], world.channel, "complots")
+        await fake.wait_for(lambda: record.callbacks, 5, "the late answer")
+        assert not record.callbacks[0].accepted, "Discord no longer took it"
+        await fake.wait_for(
+            lambda: any("expired before it was answered" in r.getMessage() for r in caplog.records),
+            5,
+            "the expiry in the log",
+        )
+        assert await bot.tables.table_in_channel(world.channel.id) is not None
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
