@@ -30,9 +30,9 @@ from games.registry import GAMES
 for _name in GAMES:  # a game's presenter registers its strings and catalogues when built
     import_module(game_extension(_name))
 
-COMPLETE = {CORE}
-"""Areas whose translation is done: every entry translated, none fuzzy."""
 AREAS = sorted(areas())
+COMPLETE = set(AREAS)
+"""Areas whose translation is done (all of them): every entry translated, none fuzzy."""
 
 
 def placeholders(text: str) -> set[str]:
