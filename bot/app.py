@@ -25,7 +25,7 @@ from .tables import Refusal, TableService
 from .timers import Scheduler
 from .ui.announcer import TableAnnouncer
 from .ui.components import BUTTON_ID, SELECT_ID
-from .ui.controller import UNKNOWN_INTERACTION, Controller
+from .ui.controller import Controller, expired, tell
 from .ui.i18n import t
 from .ui.presenter import AnyPresenter
 from .ui.renderer import Renderer
@@ -248,7 +248,7 @@ class GameTree(app_commands.CommandTree[GameMasterBot]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        if _expired(original):
+        if expired(original):
             log.warning("command interaction %s expired before it was answered", interaction.id)
             return
         if isinstance(original, Refusal):
@@ -258,18 +258,4 @@ class GameTree(app_commands.CommandTree[GameMasterBot]):
         else:
             log.error("command failed", exc_info=error)
             key, args = "refusal.error", {}
-        text = t(key, interaction.locale.value, **args)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.NotFound as late:
-            if not _expired(late):
-                raise
-            log.warning("command interaction %s expired before it was answered", interaction.id)
-
-
-def _expired(error: BaseException) -> bool:
-    """Discord no longer takes an answer to this interaction (its 3 s passed)."""
-    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+        await tell(interaction, t(key, interaction.locale.value, **args))

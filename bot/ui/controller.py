@@ -44,6 +44,25 @@ STORED_MAX = 2**63 - 1
 """The largest integer the storage (SQLite) holds: a larger id or version names nothing."""
 
 
+def expired(error: BaseException) -> bool:
+    """Discord no longer takes an answer to this interaction (its 3 s passed)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """``text`` to the interaction's user alone: its answer, or a follow-up once it
+    was answered; an interaction that expired meanwhile is told in the log."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.NotFound as error:
+        if not expired(error):
+            raise
+        log.warning("interaction %s expired before it was answered", interaction.id)
+
+
 def storable(*numbers: int) -> bool:
     return all(0 <= number <= STORED_MAX for number in numbers)
 
@@ -248,22 +267,15 @@ class Controller:
     @staticmethod
     def _expired(interaction: discord.Interaction[Any], error: discord.NotFound) -> None:
         """Discord no longer accepts an answer: the step (if any) stands; say it in the log."""
-        if error.code != UNKNOWN_INTERACTION:
+        if not expired(error):
             raise error
         log.warning("interaction %s expired before it was answered", interaction.id)
 
     @staticmethod
     async def refuse(interaction: discord.Interaction[Any], refusal: Refusal) -> None:
-        text = t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.params)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.NotFound as error:
-            if error.code != UNKNOWN_INTERACTION:
-                raise
-            log.warning("interaction %s expired before it was answered", interaction.id)
+        await tell(
+            interaction, t(f"refusal.{refusal.key}", interaction.locale.value, **refusal.params)
+        )
 
     @staticmethod
     async def show_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
@@ -353,8 +365,8 @@ class Controller:
         except BaseException as error:
             # Not answered (the interaction expired, or this click was cancelled):
             # the step still runs to its end, and its outcome goes to the log.
-            expired = isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
-            why = "expired before it was answered" if expired else f"was not answered ({error!r})"
+            late = expired(error)
+            why = "expired before it was answered" if late else f"was not answered ({error!r})"
             task.add_done_callback(partial(_unanswered, interaction.id, why))
             raise
         return await task
