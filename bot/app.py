@@ -24,9 +24,10 @@ from .storage.sqlite import SqliteRepository
 from .tables import Refusal, TableService
 from .timers import Scheduler
 from .ui.announcer import TableAnnouncer
+from .ui.command_translator import CatalogueTranslator
 from .ui.components import BUTTON_ID, SELECT_ID
 from .ui.controller import Controller, expired, tell
-from .ui.i18n import t
+from .ui.i18n import language_of, t
 from .ui.presenter import AnyPresenter
 from .ui.renderer import Renderer
 
@@ -34,7 +35,7 @@ log = logging.getLogger("bot")
 
 BUTTON, STRING_SELECT = 2, 3
 """Discord's component types of our buttons and selects."""
-SHARED_EXTENSIONS = ("cogs.tables", "cogs.admin")
+SHARED_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.standings")
 """Commands every game shares."""
 
 
@@ -113,6 +114,7 @@ class GameMasterBot(commands.Bot):
             await self.load_extension(extension)
         if missing := set(GAMES) - set(self.presenters):
             raise RuntimeError(f"registered games without a presenter: {sorted(missing)}")
+        await self.tree.set_translator(CatalogueTranslator(self.tree))  # it and fr names
         await self._sync_commands()
         await self.scheduler.start(await self.tables.armed_deadlines())
         await self._resume_output()
@@ -214,6 +216,12 @@ class GameMasterBot(commands.Bot):
             choice=stored.choice_timeout or self.settings.choice_timeout,
         )
 
+    async def table_language(self, guild: discord.Guild) -> str:
+        """New tables' language in ``guild``: its moderators' choice (``/mod
+        language``), else the guild's preferred locale when the bot speaks it."""
+        stored = await self.repo.guild_settings(guild.id)
+        return stored.language or language_of(guild.preferred_locale.value)
+
     async def open_table(
         self,
         interaction: discord.Interaction[Any],
@@ -235,6 +243,8 @@ class GameMasterBot(commands.Bot):
             creator_name=getattr(user, "display_name", user.name),
             options=options,
             timeouts=timeouts,
+            language=await self.table_language(interaction.guild),
+            creator_locale=language_of(interaction.locale.value),
         )
         await interaction.response.send_message(
             t("lobby.opened", interaction.locale.value, table=snapshot.table.id), ephemeral=True

@@ -30,16 +30,21 @@ from games.base import (
     NotPrompted,
     Prompt,
     PromptKind,
+    Result,
     Seat,
 )
 from games.registry import GAMES, policy_for
 
+from .languages import LANGUAGES
 from .storage.models import (
     ActionKind,
     ActionRecord,
     Deadline,
     EventRecord,
+    GameOutcome,
+    GameRecord,
     OutboxEntry,
+    RecordSeat,
     SeatRecord,
     TableRecord,
     TableStatus,
@@ -214,6 +219,8 @@ class TableService:
         creator_name: str,
         options: Model,
         timeouts: Timeouts,
+        language: str = "en",
+        creator_locale: str | None = None,
     ) -> Snapshot:
         try:
             table = await self.repo.create_table(
@@ -224,18 +231,27 @@ class TableService:
                 creator_name=creator_name,
                 options_json=options.model_dump_json(),
                 timeouts=timeouts,
+                language=language,
+                creator_locale=creator_locale,
             )
         except ChannelBusy as busy:
             raise Refusal("channel_busy", table=busy.table_id) from None
         self.forget(table.id)
         return await self._notify(table.id)
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Snapshot:
+    async def join(
+        self, table_id: int, user_id: int, name: str, locale: str | None = None
+    ) -> Snapshot:
+        """Seat ``user_id`` (``locale``: its Discord locale, for its DMs)."""
         async with self._lock(table_id):
             table = await self._table(table_id)
             try:
                 await self.repo.add_seat(
-                    table_id, user_id, name, max_seats=self.game(table.game).max_players
+                    table_id,
+                    user_id,
+                    name,
+                    max_seats=self.game(table.game).max_players,
+                    locale=locale,
                 )
             except AlreadySeated:
                 raise Refusal("already_seated") from None
@@ -344,12 +360,19 @@ class TableService:
                 timeouts=old.table.timeouts,
                 rematch_of=table_id,
                 takeover=old.table.takeover,
+                language=old.table.language,
+                creator_locale=order[0].locale,
             )
         except ChannelBusy as busy:
             raise Refusal("channel_busy", table=busy.table_id) from None
         for seat in order[1:]:
             await self.repo.add_seat(
-                table.id, seat.user_id, seat.name, game.max_players, computer=seat.computer
+                table.id,
+                seat.user_id,
+                seat.name,
+                game.max_players,
+                computer=seat.computer,
+                locale=seat.locale,
             )
         self.forget(table.id)
         return await self._notify(table.id)
@@ -480,6 +503,18 @@ class TableService:
         async with self._lock(table_id):
             await self._lobby_of_creator(table_id, user_id, moderator)
             await self.repo.set_takeover(table_id, takeover)
+            self.forget(table_id)
+            return await self._notify(table_id)
+
+    async def set_language(
+        self, table_id: int, user_id: int, language: str, *, moderator: bool
+    ) -> Snapshot:
+        """The creator chooses the language of the table's public messages."""
+        if language not in LANGUAGES:
+            raise Refusal("not_allowed")
+        async with self._lock(table_id):
+            await self._lobby_of_creator(table_id, user_id, moderator)
+            await self.repo.set_language(table_id, language)
             self.forget(table_id)
             return await self._notify(table_id)
 
@@ -633,8 +668,9 @@ class TableService:
                     notices=[Notice("table.ended_by_moderator")],
                 )
                 outbox = self.announcer.announce(ended)
+                record = self._record(ended, GameOutcome.ENDED) if running else None
                 if await self.repo.end_table(
-                    table_id, expected_version=expected, action=action, outbox=outbox
+                    table_id, expected_version=expected, action=action, outbox=outbox, record=record
                 ):
                     break
                 self.forget(table_id)
@@ -798,7 +834,8 @@ class TableService:
             created_at=self.clock(),
         )
         removed_seat = seat if removes_seat else None
-        finished = game.result(new) is not None
+        result = game.result(new)
+        finished = result is not None
         deadline = None
         if not finished:
             deadline = self._deadline_for(table, game, new, version=version, previous=snap.deadline)
@@ -835,6 +872,7 @@ class TableService:
             removed_seat=removed_seat,
             strikes=strikes,
             outbox=self.announcer.announce(after),
+            record=None if result is None else self._record(after, GameOutcome.FINISHED, result),
         )
         if not committed:
             self.forget(table.id)
@@ -842,6 +880,37 @@ class TableService:
         self._cache[table.id] = replace(after, events=[], notices=[])
         self._arm(table.id, deadline)
         return True
+
+    def _record(
+        self, snap: Snapshot, outcome: GameOutcome, result: Result | None = None
+    ) -> GameRecord:
+        """The record of the game ``snap`` ends."""
+        assert snap.state is not None
+        winners = set(result.winners) if result is not None else set()
+        scores = result.scores if result is not None else None
+        table = snap.table
+        return GameRecord(
+            table_id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            game=table.game,
+            options_json=table.options_json,
+            outcome=outcome,
+            ended_at=self.clock(),
+            steps=snap.state.step,
+            seats=[
+                RecordSeat(
+                    seat=s.seat,
+                    user_id=s.user_id,
+                    name=s.name,
+                    computer=s.computer,
+                    removed=s.removed,
+                    winner=s.seat in winners,
+                    score=None if scores is None else scores[s.seat],
+                )
+                for s in snap.seats
+            ],
+        )
 
     def _arm(self, table_id: int, deadline: Deadline | None) -> None:
         if deadline is None:

@@ -1,4 +1,4 @@
-"""Moderator commands: /mod tables, end, remove, timeouts, role.
+"""Moderator commands: /mod tables, end, remove, timeouts, role, language.
 
 Moderators are members with Manage Server (or Administrator), or the role a
 guild configures. `/mod` is guild-only and its default member permission is
@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.storage.models import TableStatus
 from bot.tables import Refusal
-from bot.ui.i18n import t
+from bot.ui.i18n import AUTONYMS, LANGUAGES, language_of, t
 
 if TYPE_CHECKING:
     from bot.app import GameMasterBot
@@ -142,6 +142,25 @@ class AdminCog(
             await self._say(interaction, "admin.role_cleared")
         else:
             await self._say(interaction, "admin.role_set", role=role.mention)
+
+    @app_commands.command(name="language", description="The language of new tables")
+    @app_commands.describe(language="English, Italiano or Français; Auto: this server's language")
+    @app_commands.choices(
+        language=[
+            *(app_commands.Choice(name=AUTONYMS[lang], value=lang) for lang in LANGUAGES),
+            app_commands.Choice(name="Auto", value="auto"),
+        ]
+    )
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        assert interaction.guild is not None
+        chosen = None if language.value == "auto" else language_of(language.value)
+        settings = await self.bot.repo.guild_settings(interaction.guild.id)
+        await self.bot.repo.save_guild_settings(settings.model_copy(update={"language": chosen}))
+        spoken = AUTONYMS[await self.bot.table_language(interaction.guild)]
+        key = "admin.language_auto" if chosen is None else "admin.language_set"
+        await self._say(interaction, key, language=spoken)
 
 
 async def setup(bot: GameMasterBot) -> None:

@@ -55,6 +55,8 @@ class TableRecord(Record):
     rendered_status: TableStatus | None = None
     """The status the table message shows (a finished or ended table must lose its
     buttons even when its state version did not move)."""
+    language: str = "en"
+    """The language of the table's public messages, lines and pictures."""
 
 
 class SeatRecord(Record):
@@ -69,6 +71,9 @@ class SeatRecord(Record):
     computer: str | None = None
     """A computer player's level (``games.ai.Level``); None for a person. Computer
     seats have negative user ids, which no Discord user has."""
+    locale: str | None = None
+    """The player's Discord locale when it sat down: its DMs speak it (None: the
+    table's language)."""
 
     @property
     def is_computer(self) -> bool:
@@ -159,9 +164,85 @@ class OutboxEntry(Record):
     delivered_at: float | None = None
 
 
+class GameOutcome(StrEnum):
+    FINISHED = "finished"
+    """Played to its end: the game's result names the winners."""
+    ENDED = "ended"
+    """Ended by a moderator while running: nobody wins."""
+
+
+class RecordSeat(Record):
+    """One seat of a game that is over, as it ended."""
+
+    seat: int
+    user_id: int
+    """A person's Discord id; negative for a computer player."""
+    name: str
+    computer: str | None = None
+    """A computer player's level; None for a person."""
+    removed: bool = False
+    """Removed by a moderator (or forfeited) before the end."""
+    winner: bool = False
+    score: int | None = None
+    """The game's own score for the seat, where the game has one."""
+
+
+class GameRecord(Record):
+    """A game that is over, kept for good: standings, history and replays read it
+    (never a running game's secrets: it is written when nothing is secret any more)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options_json: str
+    outcome: GameOutcome
+    started_at: float | None = None
+    """When START was committed (the repository fills it from the action log)."""
+    ended_at: float
+    steps: int
+    """Choices the engine applied (``GameState.step``)."""
+    seats: list[RecordSeat]
+
+
+class PlayerResult(Record):
+    """One finished game, as one of its players ended it."""
+
+    table_id: int
+    game: str
+    ended_at: float
+    winner: bool
+
+
+class Skill(Record):
+    """One player's rating in one guild's game (``bot.storage.ratings``)."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    games: int = 0
+    """Rated games played."""
+    wins: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating: 99.7 % sure the skill is at least this."""
+        return self.mu - 3 * self.sigma
+
+
+class Standing(Record):
+    """A player's place on its guild's board of one game."""
+
+    user_id: int
+    rank: int
+    """1 for the best conservative rating; equal ratings share a rank."""
+    skill: Skill
+
+
 class GuildSettings(Record):
     guild_id: int
     moderator_role_id: int | None = None
     turn_timeout: int | None = None
     reaction_timeout: int | None = None
     choice_timeout: int | None = None
+    language: str | None = None
+    """New tables' language (None: the guild's preferred locale)."""

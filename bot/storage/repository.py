@@ -10,9 +10,13 @@ from .models import (
     ActionRecord,
     Deadline,
     EventRecord,
+    GameRecord,
     GuildSettings,
     OutboxEntry,
+    PlayerResult,
     SeatRecord,
+    Skill,
+    Standing,
     StateRecord,
     TableRecord,
     TableStatus,
@@ -75,8 +79,11 @@ class Repository(Protocol):
         timeouts: Timeouts,
         rematch_of: int | None = None,
         takeover: bool = True,
+        language: str = "en",
+        creator_locale: str | None = None,
     ) -> TableRecord:
-        """A new lobby with its creator in seat 0. Raises ChannelBusy."""
+        """A new lobby speaking ``language``, with its creator in seat 0 (its DMs in
+        ``creator_locale``). Raises ChannelBusy."""
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
@@ -107,15 +114,25 @@ class Repository(Protocol):
     async def set_takeover(self, table_id: int, takeover: bool) -> None:
         """Whether a computer plays for away players. Raises UnknownTable."""
 
+    async def set_language(self, table_id: int, language: str) -> None:
+        """The language of the table's public messages. Raises UnknownTable."""
+
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the table's deadline when the status is not RUNNING."""
 
     # --- seats (lobby) ---
     async def add_seat(
-        self, table_id: int, user_id: int, name: str, max_seats: int, computer: str | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        name: str,
+        max_seats: int,
+        computer: str | None = None,
+        locale: str | None = None,
     ) -> SeatRecord:
-        """Next free seat (``computer``: a computer player's level). Raises
-        AlreadySeated, TableFull, WrongStatus (not a lobby)."""
+        """Next free seat (``computer``: a computer player's level; ``locale``: the
+        player's, for its DMs). Raises AlreadySeated, TableFull, WrongStatus (not a
+        lobby)."""
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
         """Leave a lobby; later seats move down. Raises NotSeated, WrongStatus."""
@@ -163,13 +180,15 @@ class Repository(Protocol):
         removed_seat: int | None = None,
         strikes: Mapping[int, int] | None = None,
         outbox: Sequence[OutboxEntry] = (),
+        record: GameRecord | None = None,
     ) -> bool:
         """Compare-and-set in one transaction: if the stored version is still
         ``expected_version``, write the state as ``expected_version + 1``, append
         the action and events, replace the table's deadline (None clears it), set
         the status if given, mark ``removed_seat`` (a moderator's forfeit) as
-        removed, set the seats' away ``strikes`` and append the ``outbox`` entries
-        (what the step owes people); return True. Otherwise change nothing, return
+        removed, set the seats' away ``strikes``, append the ``outbox`` entries
+        (what the step owes people) and, for the step that ends the game, its
+        ``record``; return True. Otherwise change nothing, return
         False. Raises NotSeated (changing nothing) when a seat does not exist."""
 
     async def end_table(
@@ -179,6 +198,7 @@ class Repository(Protocol):
         expected_version: int | None,
         action: ActionRecord,
         outbox: Sequence[OutboxEntry] = (),
+        record: GameRecord | None = None,
     ) -> bool:
         """A moderator ends an open table: status CANCELLED, deadline cleared and the
         END ``action`` appended, in one transaction.
@@ -192,8 +212,30 @@ class Repository(Protocol):
         lobby ``expected_version`` is None: there is no state, the table must still
         be a lobby, and END is the table's only action, version 0 (where START
         would have been). Returns False, changing nothing, when the table is not in
-        that status at that version (or does not exist). The ``outbox`` entries are
-        written in the same transaction."""
+        that status at that version (or does not exist). The ``outbox`` entries and
+        the game's ``record`` (a running game's) are written in the same
+        transaction."""
+
+    # --- records of games that are over ---
+    async def game_record(self, table_id: int) -> GameRecord | None: ...
+
+    async def recent_records(
+        self, guild_id: int, *, game: str | None = None, limit: int = 10
+    ) -> list[GameRecord]:
+        """The guild's latest records (of ``game`` only, if given), newest first."""
+
+    async def results_of(self, guild_id: int, user_id: int) -> list[PlayerResult]:
+        """Every finished game ``user_id`` played in the guild, oldest first."""
+
+    # --- ratings (moved by the records, see bot.storage.ratings) ---
+    async def skills(self, guild_id: int, game: str) -> dict[int, Skill]:
+        """Every rated player's skill in the guild's ``game``, by user id."""
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Standing]:
+        """The best ``limit`` by conservative rating, best first."""
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
+        """The player's place (None: not rated in that game)."""
 
     async def announce(
         self,

@@ -137,6 +137,64 @@ MIGRATIONS: tuple[Migration, ...] = (
                OR updated_at < CAST(strftime('%s', 'now') AS REAL) - 86400)
         """,
     ),
+    # 5: languages: each table's (its public messages), each seat's (its DMs) and
+    # each guild's default for new tables
+    (
+        "ALTER TABLE tables ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        "ALTER TABLE seats ADD COLUMN locale TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+    ),
+    # 6: records of games that are over (standings, history, replays), kept for good,
+    # and each player's rating per guild and game: written by the commit that ends
+    # the game
+    (
+        """
+        CREATE TABLE game_records (
+            table_id     INTEGER PRIMARY KEY,
+            guild_id     INTEGER NOT NULL,
+            channel_id   INTEGER NOT NULL,
+            game         TEXT    NOT NULL,
+            options_json TEXT    NOT NULL,
+            outcome      TEXT    NOT NULL CHECK (outcome IN ('finished', 'ended')),
+            started_at   REAL,
+            ended_at     REAL    NOT NULL,
+            steps        INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX game_records_by_guild ON game_records (guild_id, ended_at, table_id)",
+        """
+        CREATE INDEX game_records_by_game
+        ON game_records (guild_id, game, ended_at, table_id)
+        """,
+        """
+        CREATE TABLE record_seats (
+            table_id INTEGER NOT NULL REFERENCES game_records (table_id),
+            seat     INTEGER NOT NULL,
+            user_id  INTEGER NOT NULL,
+            name     TEXT    NOT NULL,
+            computer TEXT,
+            removed  INTEGER NOT NULL,
+            winner   INTEGER NOT NULL,
+            score    INTEGER,
+            PRIMARY KEY (table_id, seat)
+        )
+        """,
+        "CREATE INDEX record_seats_by_user ON record_seats (user_id, table_id)",
+        """
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            game     TEXT    NOT NULL,
+            user_id  INTEGER NOT NULL,
+            mu       REAL    NOT NULL,
+            sigma    REAL    NOT NULL,
+            ordinal  REAL    NOT NULL,
+            games    INTEGER NOT NULL,
+            wins     INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        )
+        """,
+        "CREATE INDEX ratings_by_rank ON ratings (guild_id, game, ordinal DESC)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -54,15 +54,22 @@ from .models import (
     ActionRecord,
     Deadline,
     EventRecord,
+    GameOutcome,
+    GameRecord,
     GuildSettings,
     OutboxEntry,
     OutboxKind,
+    PlayerResult,
+    RecordSeat,
     SeatRecord,
+    Skill,
+    Standing,
     StateRecord,
     TableRecord,
     TableStatus,
     Timeouts,
 )
+from .ratings import rate, rated_seats
 from .repository import (
     AlreadySeated,
     ChannelBusy,
@@ -95,11 +102,16 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version, takeover, rendered_status"
+    " rendered_version, takeover, rendered_status, language"
 )
-_SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer"
+_SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer, locale"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
 _DEADLINE_COLUMNS = 'd.table_id, d."window", d.version, d.due_at'
+_RECORD_COLUMNS = (
+    "table_id, guild_id, channel_id, game, options_json, outcome, started_at, ended_at, steps"
+)
+_RECORD_SEAT_COLUMNS = "table_id, seat, user_id, name, computer, removed, winner, score"
+_RATING_COLUMNS = "guild_id, game, user_id, mu, sigma, ordinal, games, wins"
 _OUTBOX_COLUMNS = (
     "id, table_id, version, kind, target, content, embed_json, created_at, delivered_at"
 )
@@ -132,6 +144,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         rendered_version=row["rendered_version"],
         takeover=bool(row["takeover"]),
         rendered_status=None if row["rendered_status"] is None else row["rendered_status"],
+        language=row["language"],
     )
 
 
@@ -144,6 +157,7 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
         away_strikes=row["away_strikes"],
         removed=bool(row["removed"]),
         computer=row["computer"],
+        locale=row["locale"],
     )
 
 
@@ -190,6 +204,50 @@ def _outbox(row: sqlite3.Row) -> OutboxEntry:
     )
 
 
+def _record(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        table_id=row["table_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        options_json=row["options_json"],
+        outcome=GameOutcome(row["outcome"]),
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        steps=row["steps"],
+        seats=[],
+    )
+
+
+def _record_seat(row: sqlite3.Row) -> RecordSeat:
+    return RecordSeat(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        computer=row["computer"],
+        removed=bool(row["removed"]),
+        winner=bool(row["winner"]),
+        score=row["score"],
+    )
+
+
+def _result(row: sqlite3.Row) -> PlayerResult:
+    return PlayerResult(
+        table_id=row["table_id"],
+        game=row["game"],
+        ended_at=row["ended_at"],
+        winner=bool(row["winner"]),
+    )
+
+
+def _skill(row: sqlite3.Row) -> Skill:
+    return Skill(mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"])
+
+
+def _standing(row: sqlite3.Row) -> Standing:
+    return Standing(user_id=row["user_id"], rank=row["rank"], skill=_skill(row))
+
+
 def _guild_settings(row: sqlite3.Row) -> GuildSettings:
     return GuildSettings(
         guild_id=row["guild_id"],
@@ -197,6 +255,7 @@ def _guild_settings(row: sqlite3.Row) -> GuildSettings:
         turn_timeout=row["turn_timeout"],
         reaction_timeout=row["reaction_timeout"],
         choice_timeout=row["choice_timeout"],
+        language=row["language"],
     )
 
 
@@ -233,6 +292,11 @@ def _check_events(events: Iterable[EventRecord], table_id: int, version: int) ->
 def _check_deadline(deadline: Deadline | None, table_id: int) -> None:
     if deadline is not None and deadline.table_id != table_id:
         raise ValueError(f"deadline is for table {deadline.table_id}, expected {table_id}")
+
+
+def _check_record(record: GameRecord | None, table_id: int) -> None:
+    if record is not None and record.table_id != table_id:
+        raise ValueError(f"the record of table {record.table_id} is not for table {table_id}")
 
 
 def _check_outbox(entries: Iterable[OutboxEntry], table_id: int) -> None:
@@ -532,6 +596,8 @@ class SqliteRepository:
         timeouts: Timeouts,
         rematch_of: int | None = None,
         takeover: bool = True,
+        language: str = "en",
+        creator_locale: str | None = None,
     ) -> TableRecord:
         now = self._clock()
 
@@ -540,8 +606,8 @@ class SqliteRepository:
                 cursor = db.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, creator_id,"
                     " options_json, turn_timeout, reaction_timeout, choice_timeout, rematch_of,"
-                    " created_at, updated_at, takeover)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created_at, updated_at, takeover, language)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -556,6 +622,7 @@ class SqliteRepository:
                         now,
                         now,
                         int(takeover),
+                        language,
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -564,8 +631,8 @@ class SqliteRepository:
             table_id = cursor.lastrowid
             assert table_id is not None
             db.execute(
-                "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                (table_id, creator_id, creator_name),
+                "INSERT INTO seats (table_id, seat, user_id, name, locale) VALUES (?, 0, ?, ?, ?)",
+                (table_id, creator_id, creator_name, creator_locale),
             )
             return table_id
 
@@ -583,6 +650,7 @@ class SqliteRepository:
             created_at=now,
             updated_at=now,
             takeover=takeover,
+            language=language,
         )
 
     async def get_table(self, table_id: int) -> TableRecord | None:
@@ -623,7 +691,10 @@ class SqliteRepository:
     async def set_takeover(self, table_id: int, takeover: bool) -> None:
         await self._update_table(table_id, "takeover", int(takeover))
 
-    async def _update_table(self, table_id: int, column: str, value: int) -> None:
+    async def set_language(self, table_id: int, language: str) -> None:
+        await self._update_table(table_id, "language", language)
+
+    async def _update_table(self, table_id: int, column: str, value: int | str) -> None:
         """Sets one column (and updated_at) of an existing table."""
         now = self._clock()
 
@@ -734,7 +805,13 @@ class SqliteRepository:
     # --- seats ---
 
     async def add_seat(
-        self, table_id: int, user_id: int, name: str, max_seats: int, computer: str | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        name: str,
+        max_seats: int,
+        computer: str | None = None,
+        locale: str | None = None,
     ) -> SeatRecord:
         def work(db: sqlite3.Connection) -> int:
             self._require_lobby(db, table_id)
@@ -748,15 +825,20 @@ class SqliteRepository:
             if count >= max_seats:
                 raise TableFull(f"table {table_id} has {count} of {max_seats} seats taken")
             db.execute(
-                "INSERT INTO seats (table_id, seat, user_id, name, computer)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, next_seat, user_id, name, computer),
+                "INSERT INTO seats (table_id, seat, user_id, name, computer, locale)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, next_seat, user_id, name, computer, locale),
             )
             return int(next_seat)
 
         seat = await self._write(work)
         return SeatRecord(
-            table_id=table_id, seat=seat, user_id=user_id, name=name, computer=computer
+            table_id=table_id,
+            seat=seat,
+            user_id=user_id,
+            name=name,
+            computer=computer,
+            locale=locale,
         )
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
@@ -896,6 +978,7 @@ class SqliteRepository:
         removed_seat: int | None = None,
         strikes: Mapping[int, int] | None = None,
         outbox: Sequence[OutboxEntry] = (),
+        record: GameRecord | None = None,
     ) -> bool:
         """Compare-and-set, see the protocol. Also returns False (changing nothing)
         when the table is not running, so a click that races a moderator's "end
@@ -908,6 +991,7 @@ class SqliteRepository:
         _check_events(events, table_id, version)
         _check_deadline(deadline, table_id)
         _check_outbox(outbox, table_id)
+        _check_record(record, table_id)
         if status is not None and status is not TableStatus.RUNNING:
             deadline = None
         now = self._clock()
@@ -925,6 +1009,8 @@ class SqliteRepository:
             else:
                 self._touch_table(db, table_id, now)
             self._insert_outbox(db, outbox, now)
+            if record is not None:
+                self._insert_record(db, record)
 
         return await self._write_unless_cas_fails(work)
 
@@ -944,12 +1030,14 @@ class SqliteRepository:
         expected_version: int | None,
         action: ActionRecord,
         outbox: Sequence[OutboxEntry] = (),
+        record: GameRecord | None = None,
     ) -> bool:
         """See the protocol. Raises ValueError when the action is not an END for
         ``(table_id, 0 if expected_version is None else expected_version + 1)``."""
         _check_action(action, table_id, 0 if expected_version is None else expected_version + 1)
         if action.kind is not ActionKind.END:
             raise ValueError(f"ending a table writes an END action, not {action.kind.value}")
+        _check_record(record, table_id)
         now = self._clock()
 
         def work(db: sqlite3.Connection) -> None:
@@ -961,6 +1049,8 @@ class SqliteRepository:
             self._write_deadline(db, table_id, None)
             self._write_status(db, table_id, TableStatus.CANCELLED, now)
             self._insert_outbox(db, outbox, now)
+            if record is not None:
+                self._insert_record(db, record)
 
         return await self._write_unless_cas_fails(work)
 
@@ -1002,6 +1092,154 @@ class SqliteRepository:
                 for e in outbox
             ],
         )
+
+    @classmethod
+    def _insert_record(cls, db: sqlite3.Connection, record: GameRecord) -> None:
+        """The game's record (its start time is its START action's), and the ratings
+        it moves."""
+        db.execute(
+            "INSERT INTO game_records (table_id, guild_id, channel_id, game, options_json,"
+            " outcome, started_at, ended_at, steps) VALUES (?, ?, ?, ?, ?, ?,"
+            " (SELECT created_at FROM actions WHERE table_id = ? AND kind = ?), ?, ?)",
+            (
+                record.table_id,
+                record.guild_id,
+                record.channel_id,
+                record.game,
+                record.options_json,
+                record.outcome.value,
+                record.table_id,
+                ActionKind.START.value,
+                record.ended_at,
+                record.steps,
+            ),
+        )
+        db.executemany(
+            f"INSERT INTO record_seats ({_RECORD_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    record.table_id,
+                    s.seat,
+                    s.user_id,
+                    s.name,
+                    s.computer,
+                    int(s.removed),
+                    int(s.winner),
+                    s.score,
+                )
+                for s in record.seats
+            ],
+        )
+        cls._rate(db, record)
+
+    @staticmethod
+    def _rate(db: sqlite3.Connection, record: GameRecord) -> None:
+        users = [seat.user_id for seat in rated_seats(record)]
+        if not users:
+            return
+        marks = ", ".join("?" for _ in users)
+        before = {
+            row["user_id"]: _skill(row)
+            for row in db.execute(
+                f"SELECT {_RATING_COLUMNS} FROM ratings"
+                f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+                (record.guild_id, record.game, *users),
+            )
+        }
+        db.executemany(
+            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    record.guild_id,
+                    record.game,
+                    user_id,
+                    skill.mu,
+                    skill.sigma,
+                    skill.ordinal,
+                    skill.games,
+                    skill.wins,
+                )
+                for user_id, skill in rate(record, before).items()
+            ],
+        )
+
+    # --- ratings ---
+
+    async def skills(self, guild_id: int, game: str) -> dict[int, Skill]:
+        def work(db: sqlite3.Connection) -> dict[int, Skill]:
+            rows = db.execute(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            )
+            return {row["user_id"]: _skill(row) for row in rows}
+
+        return await self._run(work)
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Standing]:
+        return await self._all(
+            _standing,
+            f"SELECT {_RATING_COLUMNS}, (SELECT COUNT(*) FROM ratings AS better"
+            " WHERE better.guild_id = r.guild_id AND better.game = r.game"
+            " AND better.ordinal > r.ordinal) + 1 AS rank"
+            " FROM ratings AS r WHERE guild_id = ? AND game = ?"
+            " ORDER BY ordinal DESC, user_id LIMIT ?",
+            (guild_id, game, limit),
+        )
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
+        return await self._one(
+            _standing,
+            f"SELECT {_RATING_COLUMNS}, (SELECT COUNT(*) FROM ratings AS better"
+            " WHERE better.guild_id = r.guild_id AND better.game = r.game"
+            " AND better.ordinal > r.ordinal) + 1 AS rank"
+            " FROM ratings AS r WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+
+    # --- records of games that are over ---
+
+    async def game_record(self, table_id: int) -> GameRecord | None:
+        records = await self._records("WHERE table_id = ?", (table_id,))
+        return records[0] if records else None
+
+    async def recent_records(
+        self, guild_id: int, *, game: str | None = None, limit: int = 10
+    ) -> list[GameRecord]:
+        where = "WHERE guild_id = ?"
+        params: list[object] = [guild_id]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        return await self._records(
+            f"{where} ORDER BY ended_at DESC, table_id DESC LIMIT ?", (*params, limit)
+        )
+
+    async def results_of(self, guild_id: int, user_id: int) -> list[PlayerResult]:
+        return await self._all(
+            _result,
+            "SELECT r.table_id, r.game, r.ended_at, s.winner"
+            " FROM record_seats AS s JOIN game_records AS r USING (table_id)"
+            " WHERE s.user_id = ? AND r.guild_id = ? AND r.outcome = ?"
+            " ORDER BY r.ended_at, r.table_id",
+            (user_id, guild_id, GameOutcome.FINISHED.value),
+        )
+
+    async def _records(self, where: str, params: Params) -> list[GameRecord]:
+        def work(db: sqlite3.Connection) -> list[GameRecord]:
+            rows = db.execute(f"SELECT {_RECORD_COLUMNS} FROM game_records {where}", params)
+            records = [_record(row) for row in rows.fetchall()]
+            for record in records:
+                record.seats = [
+                    _record_seat(row)
+                    for row in db.execute(
+                        f"SELECT {_RECORD_SEAT_COLUMNS} FROM record_seats"
+                        " WHERE table_id = ? ORDER BY seat",
+                        (record.table_id,),
+                    )
+                ]
+            return records
+
+        return await self._run(work)
 
     # --- the outbox ---
 
@@ -1163,8 +1401,8 @@ class SqliteRepository:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         settings = await self._one(
             _guild_settings,
-            "SELECT guild_id, moderator_role_id, turn_timeout, reaction_timeout, choice_timeout"
-            " FROM guild_settings WHERE guild_id = ?",
+            "SELECT guild_id, moderator_role_id, turn_timeout, reaction_timeout, choice_timeout,"
+            " language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return GuildSettings(guild_id=guild_id) if settings is None else settings
@@ -1172,18 +1410,20 @@ class SqliteRepository:
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self._write_statement(
             "INSERT INTO guild_settings (guild_id, moderator_role_id, turn_timeout,"
-            " reaction_timeout, choice_timeout) VALUES (?, ?, ?, ?, ?)"
+            " reaction_timeout, choice_timeout, language) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET"
             " moderator_role_id = excluded.moderator_role_id,"
             " turn_timeout = excluded.turn_timeout,"
             " reaction_timeout = excluded.reaction_timeout,"
-            " choice_timeout = excluded.choice_timeout",
+            " choice_timeout = excluded.choice_timeout,"
+            " language = excluded.language",
             (
                 settings.guild_id,
                 settings.moderator_role_id,
                 settings.turn_timeout,
                 settings.reaction_timeout,
                 settings.choice_timeout,
+                settings.language,
             ),
         )
 

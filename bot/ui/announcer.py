@@ -9,11 +9,12 @@ loses nothing that was owed: the next start delivers it.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.storage.models import OutboxEntry, OutboxKind
+from bot.storage.models import OutboxEntry, OutboxKind, SeatRecord
 from games.base import Event
 
 from .i18n import t
@@ -25,9 +26,10 @@ if TYPE_CHECKING:
 
 
 class TableAnnouncer:
-    """Renders public lines (events, then notices) as channel posts, and each
-    seat's secrets (its hand when cards are dealt, its private lines) as DMs.
-    Posts carry what people need to be told, or every line (``every_line``)."""
+    """Renders public lines (events, then notices) as channel posts, in the
+    table's language, and each seat's secrets (its hand when cards are dealt, its
+    private lines) as DMs, in the seat's own locale. Posts carry what people need
+    to be told, or every line (``every_line``)."""
 
     def __init__(
         self, presenters: dict[str, AnyPresenter], away_after: int, *, every_line: bool = False
@@ -39,7 +41,7 @@ class TableAnnouncer:
         self.every_line = every_line
 
     def announce(self, snapshot: Snapshot) -> list[OutboxEntry]:
-        ctx = TableContext(snapshot, None, self.away_after)
+        ctx = TableContext(snapshot, snapshot.table.language, self.away_after)
         presenter = self.presenters.get(snapshot.table.game)
         entries: list[OutboxEntry] = []
         if presenter is not None and snapshot.state is not None:
@@ -70,7 +72,7 @@ class TableAnnouncer:
         for record in ctx.snapshot.seats:
             if record.is_computer or record.removed:
                 continue
-            panel = presenter.hand(ctx, record.seat)
+            panel = presenter.hand(self._reader(ctx, record), record.seat)
             entries.append(
                 self._entry(ctx, OutboxKind.DM, record.user_id, panel.content, panel.embed)
             )
@@ -81,11 +83,19 @@ class TableAnnouncer:
         for record in ctx.snapshot.seats:
             if record.is_computer:
                 continue
-            lines = presenter.private_lines(ctx, record.seat, ctx.snapshot.events)
+            reader = self._reader(ctx, record)
+            lines = presenter.private_lines(reader, record.seat, ctx.snapshot.events)
             entries += [
                 self._entry(ctx, OutboxKind.DM, record.user_id, chunk) for chunk in chunks(lines)
             ]
         return entries
+
+    @staticmethod
+    def _reader(ctx: TableContext, seat: SeatRecord) -> TableContext:
+        """The table as the seat's player reads its DMs: in its own locale."""
+        if seat.locale is None or seat.locale == ctx.locale:
+            return ctx
+        return replace(ctx, locale=seat.locale)
 
     @staticmethod
     def _notice(ctx: TableContext, notice: Notice) -> str:

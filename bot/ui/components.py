@@ -80,9 +80,11 @@ class GameSelect(
         placeholder: str | None = None,
         min_values: int = 1,
         max_values: int = 1,
+        row: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
+                row=row,
                 custom_id=f"gs:{table_id}:{version}:{code}",
                 options=list(options)[:SELECT_OPTIONS]
                 or [discord.SelectOption(label="-", value="-")],

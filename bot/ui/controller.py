@@ -29,7 +29,7 @@ from games.ai import Level
 
 from .codec import BadCode, choice_models, decode
 from .components import table_named, view_of
-from .i18n import t
+from .i18n import language_of, t
 from .presenter import AnyPresenter, Panel, TableContext
 
 if TYPE_CHECKING:
@@ -213,7 +213,10 @@ class Controller:
             table = await self._table_here(interaction, table_id, version)
             if len(values) != 1:
                 raise Refusal("not_allowed")
-            await self._choose(interaction, table, version, values[0])
+            if code == "ui.language":
+                await self._language(interaction, table, values[0])
+            else:
+                await self._choose(interaction, table, version, values[0])
 
         await self._guarded(interaction, f"select {code}", table_id, work())
 
@@ -457,6 +460,15 @@ class Controller:
         else:
             raise Refusal("not_allowed")
 
+    async def _language(
+        self, interaction: discord.Interaction[Any], table: TableRecord, language: str
+    ) -> None:
+        moderator = await self.is_moderator(interaction, table.guild_id)
+        changed = self.service.set_language(
+            table.id, interaction.user.id, language, moderator=moderator
+        )
+        await self.answer_after(interaction, changed, table=table)
+
     async def _computer(self, table_id: int, user_id: int, code: str, moderator: bool) -> None:
         what = code.removeprefix("ui.computer.")
         if what == "remove":
@@ -469,9 +481,9 @@ class Controller:
     async def _join(self, interaction: discord.Interaction[Any], table_id: int) -> Panel:
         """Seat the clicker, welcome it by DM; if its DMs are closed, say so (the game
         will use My hand)."""
-        user = interaction.user
-        await self.service.join(table_id, user.id, getattr(user, "display_name", user.name))
-        locale = interaction.locale.value
+        user, locale = interaction.user, interaction.locale.value
+        name = getattr(user, "display_name", user.name)
+        await self.service.join(table_id, user.id, name, language_of(locale))
         if not await self.messages.direct_message(user.id, t("lobby.joined_dm", locale)):
             return Panel(content=t("lobby.joined_no_dm", locale))
         return Panel(content=t("lobby.joined", locale))

@@ -33,15 +33,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
+from bot.languages import AUTONYMS as AUTONYMS
+from bot.languages import DEFAULT_LOCALE as DEFAULT_LOCALE
+from bot.languages import LANGUAGES as LANGUAGES
+from bot.languages import TRANSLATED as TRANSLATED
+from bot.languages import language_of as language_of
+
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
 log = logging.getLogger("bot.i18n")
 
-DEFAULT_LOCALE = "en"
-LANGUAGES = ("en", "it", "fr")
-"""The languages the bot speaks (Discord locales ``it``, ``fr``, ``en-US``...)."""
-TRANSLATED = ("it", "fr")
 CORE = "core"
 """The platform's own area (its strings have no game's name in front)."""
 CORE_CATALOGUES = Path(__file__).parent / "locales"
@@ -108,12 +110,6 @@ def _platform_keys() -> set[str]:
     return set(module.STRINGS)
 
 
-def language_of(locale: str | None) -> str:
-    """The bot's language for a Discord locale (``it``, ``fr``, ``en-GB``...)."""
-    lang = (locale or DEFAULT_LOCALE).split("-")[0].lower()
-    return lang if lang in LANGUAGES else DEFAULT_LOCALE
-
-
 def t(key: str, locale: str | None = None, /, **args: object) -> str:
     """The text of ``key`` in ``locale`` (e.g. Discord's "fr"), formatted with ``args``."""
     lang = language_of(locale)
@@ -139,6 +135,21 @@ def _template(key: str, lang: str, english: Text, count: object) -> str:
         index = _plural_rule(lang)(count if isinstance(count, int) else 0)
         return translated[min(index, len(translated) - 1)]
     return translated
+
+
+def decimal(value: float, locale: str | None, digits: int = 1) -> str:
+    """A number with ``digits`` decimals as ``locale``'s language writes it."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return str(format_decimal(value, format=pattern, locale=language_of(locale)))
+
+
+def percent(value: float, locale: str | None) -> str:
+    """A share (0.5 -> "50 %" in French, "50%" in English and Italian)."""
+    from babel.numbers import format_percent
+
+    return str(format_percent(value, locale=language_of(locale)))
 
 
 def _counted(value: object, lang: str) -> object:

@@ -30,7 +30,7 @@ from games.base import Event, Game, GameState, Model, View
 
 from .codec import encode
 from .components import GameButton, GameSelect
-from .i18n import Text, has, register_strings, t
+from .i18n import AUTONYMS, LANGUAGES, Text, has, language_of, register_strings, t
 from .limits import (
     BUTTON_LABEL,
     CONTENT,
@@ -477,6 +477,7 @@ def lobby_embed(ctx: TableContext, presenter: AnyPresenter) -> discord.Embed:
             (
                 presenter.options_summary(snap.table.options_json, ctx.locale),
                 t(f"lobby.takeover.{'on' if snap.table.takeover else 'off'}", ctx.locale),
+                t("lobby.language", ctx.locale, language=AUTONYMS[language_of(ctx.locale)]),
             )
         ),
         inline=False,
@@ -520,7 +521,25 @@ def lobby_items(ctx: TableContext) -> list[Item]:
             label=t(f"lobby.set_takeover.{takeover}", locale),
             row=1,
         ),
+        language_select(ctx),
     ]
+
+
+def language_select(ctx: TableContext) -> Item:
+    """The table's language, for its creator to change (row 2)."""
+    current = ctx.snapshot.table.language
+    options = [
+        discord.SelectOption(label=AUTONYMS[lang], value=lang, default=lang == current)
+        for lang in LANGUAGES
+    ]
+    return GameSelect(
+        ctx.table_id,
+        0,
+        "ui.language",
+        options,
+        placeholder=t("lobby.choose_language", ctx.locale),
+        row=2,
+    )
 
 
 def hand_button(ctx: TableContext) -> Item:

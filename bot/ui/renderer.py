@@ -345,7 +345,9 @@ class Renderer:
         self._dm_warned = {key for key in self._dm_warned if key[0] != table_id}
 
     def context(self, snapshot: Snapshot, locale: str | None = None) -> TableContext:
-        return TableContext(snapshot, locale, self.service.away_after)
+        """The table as ``locale`` reads it (default: the table's language, for
+        everyone)."""
+        return TableContext(snapshot, locale or snapshot.table.language, self.service.away_after)
 
     def presenter(self, snapshot: Snapshot) -> AnyPresenter:
         return self.presenters[snapshot.table.game]
@@ -467,7 +469,7 @@ class Renderer:
         channel = self.client.get_partial_messageable(snapshot.table.channel_id)
         async with self._writes:
             await channel.send(
-                t("table.dm_closed", None, user=f"<@{user_id}>"),
+                t("table.dm_closed", snapshot.table.language, user=f"<@{user_id}>"),
                 nonce=f"dm{table_id}-{user_id}"[:25],
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id)]

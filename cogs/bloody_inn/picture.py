@@ -7,7 +7,8 @@ Drawn from the spectator view only (``view(ctx, None)``): no hand, and
 nothing under the Entrance's top card. Readable on a phone: 1000 px wide, large
 text. Colour is never the only cue: every card prints its type's name or
 abbreviation and its rank, every key and token its owner's initial.
-Pillow's bundled font draws ASCII only: names are folded to ASCII.
+Text keeps its accents; what the font cannot draw in a player's name (emoji,
+CJK...) is left out (``bot.ui.pictures.drawable_name``).
 
 ``draw`` runs in a worker thread (the renderer's ``asyncio.to_thread``): it
 shares nothing mutable but a per-thread font cache.
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from bot.ui.i18n import t
-from bot.ui.pictures import ascii_text, font
+from bot.ui.pictures import drawable_name, font
 from games.bloody_inn import BloodyInnView, Card
 from games.bloody_inn.cards import DEPOT_CAPACITY, WEALTH_CAP, GuestType, spec
 from games.bloody_inn.models import Annex, PlayerView, Room, Stage
@@ -97,13 +98,13 @@ def ink_on(fill: Rgb) -> Rgb:
 
 
 def fit(text: str, size: int, width: int) -> str:
-    """``text`` cut (with "...") to fit ``width`` pixels at ``size``."""
+    """``text`` cut (with "…") to fit ``width`` pixels at ``size``."""
     face = font(size)
     if face.getlength(text) <= width:
         return text
-    while text and face.getlength(text + "...") > width:
+    while text and face.getlength(text + "…") > width:
         text = text[:-1]
-    return text.rstrip() + "..."
+    return text.rstrip() + "…"
 
 
 _palette_lock = threading.Lock()
@@ -153,21 +154,23 @@ class Picture:
 
     def __post_init__(self) -> None:
         players = len(self.view.players)
-        names = [ascii_text(n) for n in self.names[:players]]
-        names += [""] * (players - len(names))
-        self.names = [name or f"Player {seat + 1}" for seat, name in enumerate(names)]
+        names = self.names[:players] + [""] * (players - len(self.names))
+        self.names = [
+            drawable_name(name, t("table.unnamed", self.locale, number=seat + 1))
+            for seat, name in enumerate(names)
+        ]
         self.tags = initials(self.names)
         pending = self.view.pending
         self.targets = set(pending.rooms) if pending is not None else set()
 
     def text(self, key: str, **args: object) -> str:
-        return ascii_text(t(f"bloody_inn.pic.{key}", self.locale, **args))
+        return t(f"bloody_inn.pic.{key}", self.locale, **args)
 
     def type_word(self, kind: GuestType, short: bool = False) -> str:
         return self.text(f"{'abbr' if short else 'type'}.{kind.value}")
 
     def card_word(self, card: Card) -> str:
-        return ascii_text(t(f"bloody_inn.card.{card.value}", self.locale))
+        return t(f"bloody_inn.card.{card.value}", self.locale)
 
     # --- the whole picture ----------------------------------------------------------
 
@@ -484,7 +487,7 @@ class Picture:
             data = spec(annex.card)
             fill, capacity = TYPE_FILL[data.type], data.capacity
             head = self.type_word(data.type, short=True)
-            name = ascii_text(t(f"bloody_inn.annex.{data.annex}", self.locale))
+            name = t(f"bloody_inn.annex.{data.annex}", self.locale)
         ink = ink_on(fill)
         draw.rounded_rectangle((x, y, x + CHIP_W, y + CHIP_H), radius=8, fill=fill, outline=DARK)
         draw.text((x + 8, y + 4), head, font=font(15), fill=ink)
@@ -516,7 +519,9 @@ class Picture:
         # A cross over the corner says "dead" without relying on colour.
         draw.line((x + 8, y + 8, x + 26, y + 26), fill=BLOOD, width=4)
         draw.line((x + 26, y + 8, x + 8, y + 26), fill=BLOOD, width=4)
-        draw.text((x + 34, y + 6), self.text("corpse"), font=font(16), fill=WHITE)
+        label, room = self.text("corpse"), CHIP_W - 34 - 26  # clear of the rank
+        size = 16 if font(16).getlength(label) <= room else 13
+        draw.text((x + 34, y + 6 + 16 - size), fit(label, size, room), font=font(size), fill=WHITE)
         draw.text((x + CHIP_W - 8, y + 4), str(data.rank), font=font(24), fill=WHITE, anchor="ra")
         fill = TYPE_FILL[data.type]
         draw.rectangle((x + 8, y + 34, x + 44, y + 54), fill=fill)

@@ -44,6 +44,7 @@ from .text import (
     card_name,
     card_short,
     cards_list,
+    counted,
     hand_words,
     type_name,
 )
@@ -243,6 +244,7 @@ def _undertaker_question(ctx: TableContext, view: BloodyInnView) -> str:
             locale,
             fee=UNDERTAKER_FEE * len(me.corpses),
             corpses=cards_list(me.corpses, locale, detailed=True),
+            count=len(me.corpses),
         ),
         t(
             "bloody_inn.panel.undertaker_morning_unlimited"
@@ -264,7 +266,8 @@ def panel_header(ctx: TableContext, view: BloodyInnView, seat: Seat) -> str:
     """The seat's wealth and hand, under the panel's question."""
     me = view.players[seat]
     hand = hand_words(me.hand or [], ctx.locale)
-    return t("bloody_inn.panel.header", ctx.locale, money=me.money, cheques=me.cheques, hand=hand)
+    cheques = counted("cheques", me.cheques, ctx.locale)
+    return t("bloody_inn.panel.header", ctx.locale, money=me.money, cheques=cheques, hand=hand)
 
 
 # --- the words of one choice -------------------------------------------------------------------
@@ -415,13 +418,15 @@ def _undertaker_words(
     what it leaves, and the Morning's income it would lose over 40 F."""
     me = view.players[seat]
     cash = min(me.money, UNDERTAKER_FEE * len(me.corpses) - CHEQUE * choice.cheques)
+    paid = counted("cheques", choice.cheques, locale)
     if not choice.cheques:
         label = t("bloody_inn.choice.undertaker.cash", locale, cash=cash)
     elif not cash:
-        label = t("bloody_inn.choice.undertaker.cheques", locale, cheques=choice.cheques)
+        label = t("bloody_inn.choice.undertaker.cheques", locale, cheques=paid)
     else:
-        label = t("bloody_inn.choice.undertaker.both", locale, cash=cash, cheques=choice.cheques)
-    money, cheques = me.money - cash, me.cheques - choice.cheques
+        label = t("bloody_inn.choice.undertaker.both", locale, cash=cash, cheques=paid)
+    money = me.money - cash
+    cheques = counted("cheques", me.cheques - choice.cheques, locale)
     lost = 0
     if not view.options.unlimited_wealth:
         lost = max(0, money + _morning_income(view, seat) - WEALTH_CAP)

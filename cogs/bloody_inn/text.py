@@ -24,6 +24,9 @@ from games.bloody_inn.models import (
     Buried,
     EffectWasted,
     EndBonus,
+    FinalRound,
+    FinalRoundSkipped,
+    FinalScore,
     GameWon,
     HandChanged,
     Killed,
@@ -31,6 +34,8 @@ from games.bloody_inn.models import (
     Passed,
     PlayerView,
     RoomIncome,
+    SeasonChanged,
+    SoloLost,
     UndertakerPaid,
     WagesPaid,
 )
@@ -42,6 +47,11 @@ TIMES = "\u00d7"
 
 
 # --- names of things -------------------------------------------------------------------
+
+
+def counted(noun: str, count: int, locale: str | None) -> str:
+    """``count`` things, the noun agreeing with it: "1 cheque", "0 chèque", "2 assegni"."""
+    return t(f"bloody_inn.count.{noun}", locale, count=count)
 
 
 def card_name(card: Card, locale: str | None) -> str:
@@ -164,6 +174,23 @@ def event_args(ctx: TableContext, event: Event) -> dict[str, object]:
     if isinstance(event, Passed):
         count = abs(event.launder)
         return {"count": count, "money": CHEQUE * count}
+    if isinstance(event, Bribed | Killed):
+        return {"peasants": counted("peasants", event.peasants, locale)}
+    if isinstance(event, SeasonChanged):
+        return {"entrance": counted("cards", event.entrance, locale)}
+    if isinstance(event, FinalRound):
+        return {"travellers": counted("travellers", event.travellers, locale)}
+    if isinstance(event, FinalRoundSkipped):
+        return {"count": len(event.cards)}
+    if isinstance(event, UndertakerPaid):
+        return {"cheques": counted("cheques", event.cheques, locale)}
+    if isinstance(event, FinalScore):
+        return {
+            "cheques": counted("cheques", event.cheques, locale),
+            "buried_own": counted("buried_home", event.buried_own, locale),
+        }
+    if isinstance(event, SoloLost):
+        return {"corpses": counted("unburied", event.corpses, locale)}
     if isinstance(event, Built | EffectWasted | EndBonus):
         return {"annex": annex_name(event.card, locale)}
     if isinstance(event, Buried):
@@ -171,8 +198,8 @@ def event_args(ctx: TableContext, event: Event) -> dict[str, object]:
     if isinstance(event, RoomIncome):
         return {"total": event.rooms + event.gardens - event.lost}
     if isinstance(event, WagesPaid):
-        free = t("bloody_inn.log.wages_free", locale, free=event.free) if event.free else ""
-        return {"free": free}
+        free = t("bloody_inn.log.wages_free", locale, count=event.free) if event.free else ""
+        return {"free": free, "accomplices": counted("accomplices", event.accomplices, locale)}
     if isinstance(event, GameWon) and event.solo_rank is not None:
         return {"rank": t(f"bloody_inn.solo_rank.{event.solo_rank}", locale)}
     if isinstance(event, HandChanged):
@@ -204,11 +231,11 @@ def player_line(ctx: TableContext, view: BloodyInnView, player: PlayerView) -> s
         marker=marker,
         name=ctx.name(seat),
         money=player.money,
-        cheques=player.cheques,
+        cheques=counted("cheques", player.cheques, ctx.locale),
         hand=player.hand_size,
-        annexes=len(player.annexes) - 1,
-        buried=sum(len(a.corpses) for a in player.annexes),
-        corpses=len(player.corpses),
+        annexes=counted("annexes", len(player.annexes) - 1, ctx.locale),
+        buried=counted("buried", sum(len(a.corpses) for a in player.annexes), ctx.locale),
+        corpses=counted("unburied", len(player.corpses), ctx.locale),
         first=t("bloody_inn.first_player", ctx.locale) if seat == view.first_player else "",
         status=status,
     )
@@ -250,10 +277,10 @@ def inn_value(ctx: TableContext, view: BloodyInnView) -> str:
     return t(
         "bloody_inn.inn_value",
         ctx.locale,
-        entrance=view.entrance_size,
+        entrance=counted("cards", view.entrance_size, ctx.locale),
         top=top,
         exit=len(view.exit),
-        bistro=view.bistro,
+        bistro=counted("peasants", view.bistro, ctx.locale),
     )
 
 
@@ -302,9 +329,9 @@ def score_lines(ctx: TableContext, view: BloodyInnView) -> str:
             marker="🏆" if standing.seat in winners else "▪",
             name=ctx.name(standing.seat),
             money=standing.money,
-            cheques=standing.cheques,
+            cheques=counted("cheques", standing.cheques, ctx.locale),
             score=standing.score,
-            buried=standing.buried_own,
+            buried=counted("buried_home", standing.buried_own, ctx.locale),
         )
         for standing in sorted(view.standings, key=lambda s: (-s.score, s.seat))
     ]
@@ -326,7 +353,8 @@ def hand_lines(view: BloodyInnView, seat: Seat, locale: str | None) -> list[str]
         action = action_name(view.pending.action, locale)
         cards = cards_list(view.paying, locale)
         lines += ["", t("bloody_inn.hand.paying", locale, action=action, cards=cards)]
-    lines += ["", t("bloody_inn.hand.wealth", locale, money=me.money, cheques=me.cheques)]
+    cheques = counted("cheques", me.cheques, locale)
+    lines += ["", t("bloody_inn.hand.wealth", locale, money=me.money, cheques=cheques)]
     if me.corpses:
         corpses = cards_list(me.corpses, locale, detailed=True)
         lines.append(t("bloody_inn.hand.corpses", locale, cards=corpses))

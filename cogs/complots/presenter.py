@@ -17,6 +17,7 @@ from games.complots import ActionKind, Character, Complots, ComplotsOptions, Com
 from games.complots.cards import action_rule
 from games.complots.models import (
     Act,
+    ActionBlocked,
     ActionDeclared,
     Block,
     CardShown,
@@ -57,6 +58,11 @@ def card(character: Character | Variant, locale: str | None) -> str:
     return t(f"complots.card.{character.value}", locale)
 
 
+def card_the(character: Character | Variant, locale: str | None) -> str:
+    """A character's name with its article ("the Duchess", "la Duchessa", "l'Assassin")."""
+    return t(f"complots.card_the.{character.value}", locale)
+
+
 def cards(characters: list[Character] | None, locale: str | None) -> str:
     return ", ".join(card(c, locale) for c in characters or []) or "-"
 
@@ -77,7 +83,7 @@ class ComplotsPresenter(GamePresenter[ComplotsState, ComplotsView]):
         view = self.view(ctx, None)
         locale = ctx.locale
         court = self.text(
-            ctx, "court_value", count=view.court_size, variant=card(view.variant, locale)
+            ctx, "court_value", count=view.court_size, the_variant=card_the(view.variant, locale)
         )
         return TableBody(
             description="\n".join(self._player_line(ctx, view, p) for p in view.players),
@@ -107,8 +113,10 @@ class ComplotsPresenter(GamePresenter[ComplotsState, ComplotsView]):
             status = " ❌"
         elif ctx.away(seat):
             status = " 💤 " + t("table.away", locale)
-        line = f"{marker} **{ctx.name(seat)}** {COIN} {player.coins} · {hidden} {revealed}{status}"
-        return line.rstrip()
+        line = f"{marker} **{ctx.name(seat)}** {COIN} {player.coins}"
+        if shown := " ".join(part for part in (hidden, revealed) if part):
+            line += f" · {shown}"
+        return line + status
 
     def _now(self, ctx: TableContext, view: ComplotsView) -> str:
         if view.winner is not None:
@@ -146,16 +154,17 @@ class ComplotsPresenter(GamePresenter[ComplotsState, ComplotsView]):
         return "\n".join(lines)
 
     def _claim_text(self, ctx: TableContext, view: ComplotsView) -> str:
+        """The pending action, worded as its line in the log."""
         pending = view.pending
         if pending is None:
             return ""
         target = ctx.name(pending.target) if pending.target is not None else ""
         return self.text(
             ctx,
-            "claim",
+            f"log.action_declared.{pending.action.value}",
             actor=ctx.name(pending.actor),
-            action=action_label(pending.action, ctx.locale),
             target=target,
+            the_claim=card_the(pending.claim, ctx.locale) if pending.claim is not None else "",
         )
 
     def table_items(self, ctx: TableContext) -> list[Item]:
@@ -302,11 +311,19 @@ class ComplotsPresenter(GamePresenter[ComplotsState, ComplotsView]):
     # --- event lines ---------------------------------------------------------------
 
     def event_key(self, ctx: TableContext, event: Event) -> str:
-        if isinstance(event, ActionDeclared) and event.claim is not None:
-            return "action_declared.claim"
+        if isinstance(event, ActionDeclared):
+            return f"action_declared.{event.action.value}"
         if isinstance(event, ExamineVerdict):
             return "examine_verdict.redraw" if event.redraw else "examine_verdict.give_back"
         return super().event_key(ctx, event)
+
+    def event_args(self, ctx: TableContext, event: Event) -> dict[str, object]:
+        """A claimed or blocking character with its article (each language its own)."""
+        if isinstance(event, ActionDeclared) and event.claim is not None:
+            return {"the_claim": card_the(event.claim, ctx.locale)}
+        if isinstance(event, ActionBlocked):
+            return {"the_character": card_the(event.character, ctx.locale)}
+        return {}
 
     def tells(self, event: Event, seat: Seat) -> bool:
         """The examined card is news to the Inquisitor only (the target knows its cards)."""

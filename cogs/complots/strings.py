@@ -1,12 +1,16 @@
 """English: Complots."""
 
-STRINGS: dict[str, str] = {
+from bot.ui.i18n import Plural, Text
+
+STRINGS: dict[str, Text] = {
     "complots.title": "Complots",
     "complots.after_choice": "Done. Your face-down cards now: **{cards}**",
     "complots.table_title": "Complots · table #{table}",
     "complots.options": "Fifth character: {variant}",
     "complots.court": "Court",
-    "complots.court_value": "{count} cards · with the {variant}",
+    "complots.court_value": Plural(
+        "{count} card · with {the_variant}", "{count} cards · with {the_variant}"
+    ),
     "complots.now": "Now",
     "complots.footer": "Turn {turn} · table #{table}",
     "complots.card.duchess": "Duchess",
@@ -15,6 +19,13 @@ STRINGS: dict[str, str] = {
     "complots.card.captain": "Captain",
     "complots.card.ambassador": "Ambassador",
     "complots.card.inquisitor": "Inquisitor",
+    # a card with its article, where a sentence needs one ("blocks with the Duchess")
+    "complots.card_the.duchess": "the Duchess",
+    "complots.card_the.assassin": "the Assassin",
+    "complots.card_the.countess": "the Countess",
+    "complots.card_the.captain": "the Captain",
+    "complots.card_the.ambassador": "the Ambassador",
+    "complots.card_the.inquisitor": "the Inquisitor",
     "complots.action.income": "Income",
     "complots.action.foreign_aid": "Foreign aid",
     "complots.action.coup": "Assassination (7)",
@@ -23,7 +34,6 @@ STRINGS: dict[str, str] = {
     "complots.action.steal": "Steal",
     "complots.action.exchange": "Exchange",
     "complots.action.examine": "Examine",
-    "complots.claim": "**{actor}**: {action} {target}",
     "complots.now.winner": "🏆 **{winner}** wins!",
     "complots.now.turn": "**{player}** chooses an action · {when}",
     "complots.now.losing": "**{player}** chooses a card to lose · {when}",
@@ -60,8 +70,15 @@ STRINGS: dict[str, str] = {
     "complots.choice.redraw": "Force a redraw",
     "complots.choice.give_back": "Give it back",
     "complots.choice.pick": "Keep {card}",
-    "complots.log.action_declared": "**{actor}**: {action} {target}",
-    "complots.log.action_declared.claim": "**{actor}** claims {claim}: {action} {target}",
+    # an action as it is declared (the log, and the table message while it is pending)
+    "complots.log.action_declared.income": "**{actor}**: Income",
+    "complots.log.action_declared.foreign_aid": "**{actor}**: Foreign aid",
+    "complots.log.action_declared.coup": "**{actor}**: Assassination (7) of **{target}**",
+    "complots.log.action_declared.tax": "**{actor}** claims {the_claim}: Tax",
+    "complots.log.action_declared.assassinate": "**{actor}** claims {the_claim}: Murder (3) of **{target}**",
+    "complots.log.action_declared.steal": "**{actor}** claims {the_claim}: Steal from **{target}**",
+    "complots.log.action_declared.exchange": "**{actor}** claims {the_claim}: Exchange",
+    "complots.log.action_declared.examine": "**{actor}** claims {the_claim}: Examine **{target}**",
     "complots.log.challenged": "**{challenger}** challenges **{claimant}**'s {character}!",
     "complots.log.claim_proved": "**{claimant}** shows {character}, shuffles it into the Court and draws anew.",
     "complots.log.claim_failed": "**{claimant}** has no {character}.",
@@ -71,7 +88,7 @@ STRINGS: dict[str, str] = {
     "complots.log.coins_refunded": "**{seat}** gets {amount} 🪙 back.",
     "complots.log.coins_stolen": "**{thief}** steals {amount} 🪙 from **{victim}**.",
     "complots.log.block_declared": "**{blocker}** blocks as {character}.",
-    "complots.log.action_blocked": "**{blocker}** blocks **{actor}** with the {character}.",
+    "complots.log.action_blocked": "**{blocker}** blocks **{actor}** with {the_character}.",
     "complots.log.action_fizzled": "**{actor}**'s action has no target left.",
     "complots.log.exchange_done": "**{actor}** exchanged cards with the Court.",
     "complots.log.examine_started": "**{inquisitor}** examines a card of **{target}**.",

@@ -5,7 +5,8 @@ its 15-place pyramid (first row at the bottom, rows offset like bricks).
 Drawn from the spectator view only (the presenter's ``self.view(ctx, None)``): nothing in it
 depends on the decks' order. Readable on a phone: 1000 px wide, big numbers,
 and every Lord prints its colour's initial, so colour is never the only cue.
-Pillow's bundled font has ASCII glyphs only; names are folded to ASCII.
+Text keeps its accents; what the font cannot draw in a player's name (emoji,
+CJK...) is left out (``bot.ui.pictures.drawable_name``).
 
 ``draw`` runs in a worker thread (the renderer's ``asyncio.to_thread``): it
 shares nothing mutable but a per-thread font cache.
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.ui.i18n import t
-from bot.ui.pictures import Font, ascii_text, font
+from bot.ui.pictures import Font, drawable_name, font
 from games.conspiracy.cards import ADJACENT, COLOURS, LOCATIONS, POSITIONS, Colour, Key, LocationId
 from games.conspiracy.models import ChamberPlace, ConspiracyView, LordFace, PlayerView, Stage
 
@@ -61,11 +62,6 @@ CHIP_W, CHIP_H = (WIDTH - 2 * MARGIN - 4 * 10) // 5, 60
 LINE = 24
 
 Rgb = tuple[int, int, int]
-
-
-def ascii_name(name: str, seat: int) -> str:
-    """The bundled font draws ASCII only: fold accents, drop the rest."""
-    return ascii_text(name) or f"Player {seat + 1}"
 
 
 def ink_on(fill: Rgb) -> Rgb:
@@ -113,14 +109,20 @@ class Picture:
     locale: str | None
 
     def __post_init__(self) -> None:
-        self.names = [ascii_name(name, seat) for seat, name in enumerate(self.names)]
-        while len(self.names) < len(self.view.players):
-            self.names.append(f"Player {len(self.names) + 1}")
+        players = len(self.view.players)
+        names = self.names + [""] * (players - len(self.names))
+        self.names = [
+            drawable_name(name, t("table.unnamed", self.locale, number=seat + 1))
+            for seat, name in enumerate(names)
+        ]
         self.over = self.view.stage is Stage.OVER
         self.location_lines = max([1, *(len(p.locations) for p in self.view.players)])
 
     def text(self, key: str, **args: object) -> str:
         return t(f"conspiracy.picture.{key}", self.locale, **args)
+
+    def key_initial(self, key: Key) -> str:
+        return self.text(f"key.{key.value}")
 
     # --- layout ------------------------------------------------------------------
 
@@ -314,7 +316,7 @@ class Picture:
             (x, y, x + CHIP_W, y + CHIP_H), 8, fill=PARCHMENT, outline=(150, 130, 90), width=2
         )
         number = f"#{LOCATIONS[location].number}"
-        draw.text((x + 8, y + CHIP_H // 2), number, font=font(24), fill=PARCHMENT_TEXT, anchor="lm")
+        draw.text((x + 6, y + CHIP_H // 2), number, font=font(24), fill=PARCHMENT_TEXT, anchor="lm")
         name = t(f"conspiracy.location.{location.value}", self.locale)
         lines = self.wrap(name, font(18), CHIP_W - 62, 2)
         top = y + CHIP_H // 2 - len(lines) * 11
@@ -409,12 +411,12 @@ class Picture:
         draw.ellipse((left + 7, y + 32, left + 13, y + 38), fill=(255, 255, 255))
         draw.text((left + 36, y + 40), str(player.pearls), font=font(36), fill=TEXT, anchor="lm")
         draw.text((left, y + 66), self.text("keys"), font=font(16), fill=MUTED)
-        for index, (letter, fill, count) in enumerate(
-            (("S", SILVER, player.silver), ("G", KEY_GOLD, player.gold))
+        for index, (key, fill, count) in enumerate(
+            ((Key.SILVER, SILVER, player.silver), (Key.GOLD, KEY_GOLD, player.gold))
         ):
             cx = left + 12 + index * 56
             draw.ellipse((cx - 12, y + 88, cx + 12, y + 112), fill=fill)
-            draw.text((cx, y + 100), letter, font=font(16), fill=DARK, anchor="mm")
+            draw.text((cx, y + 100), self.key_initial(key), font=font(16), fill=DARK, anchor="mm")
             draw.text((cx + 16, y + 100), str(count), font=font(26), fill=TEXT, anchor="lm")
         right = x + PANEL_W - 16
         draw.text((right, y), self.text("lords"), font=font(16), fill=MUTED, anchor="ra")
@@ -506,7 +508,7 @@ class Picture:
             draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=key_fill, outline=DARK)
             draw.text(
                 (cx, cy + 1),
-                "S" if key is Key.SILVER else "G",
+                self.key_initial(key),
                 font=font(15),
                 fill=DARK,
                 anchor="mm",
@@ -529,9 +531,9 @@ class Picture:
     def fit(text: str, face: Font, width: int) -> str:
         if face.getlength(text) <= width:
             return text
-        while text and face.getlength(text + "...") > width:
+        while text and face.getlength(text + "…") > width:
             text = text[:-1]
-        return text.rstrip() + "..."
+        return text.rstrip() + "…"
 
     def wrap(self, text: str, face: Font, width: int, lines: int) -> list[str]:
         out: list[str] = []

@@ -34,6 +34,7 @@ from games.conspiracy.models import (
     LordFace,
     PearlMasterTaken,
     PlaceNext,
+    PlayerScored,
     RevealLocations,
     RevealLords,
     SkipSwap,
@@ -197,9 +198,9 @@ class ConspiracyPresenter(GamePresenter[ConspiracyState, ConspiracyView]):
             return self.text(ctx, "nobody")
         total = view.scores[view.winners[0]].total
         if len(view.winners) == 1:
-            return self.text(ctx, "winner", winner=ctx.name(view.winners[0]), total=total)
+            return self.text(ctx, "winner", winner=ctx.name(view.winners[0]), count=total)
         names = ", ".join(f"**{ctx.name(seat)}**" for seat in view.winners)
-        return self.text(ctx, "winners", winners=names, total=total)
+        return self.text(ctx, "winners", winners=names, count=total)
 
     def _score_table(self, ctx: TableContext, view: ConspiracyView) -> str:
         """The final score as a monospace table: one column per player."""
@@ -479,6 +480,12 @@ class ConspiracyPresenter(GamePresenter[ConspiracyState, ConspiracyView]):
         if isinstance(event, GameWon) and event.shared:
             return "game_won.shared"
         return super().event_key(ctx, event)
+
+    def event_args(self, ctx: TableContext, event: Event) -> dict[str, object]:
+        """A score's total is its ``count``: the word "points" agrees with it."""
+        if isinstance(event, PlayerScored):
+            return {"count": event.total}
+        return {}
 
     def describe(self, value: object, locale: str | None) -> str:
         """Colours, Locations and Lords in words."""

@@ -1,6 +1,8 @@
 """English: Conspiracy."""
 
-STRINGS: dict[str, str] = {
+from bot.ui.i18n import Plural, Text
+
+STRINGS: dict[str, Text] = {
     "conspiracy.title": "Conspiracy",
     "conspiracy.table_title": "Conspiracy · table #{table}",
     "conspiracy.options": "First player: {first}",
@@ -109,8 +111,13 @@ STRINGS: dict[str, str] = {
     "conspiracy.now.swap_second": "**{player}** swaps place {place} with… · {when}",
     "conspiracy.now.to_place": "Still to place: {lords}",
     "conspiracy.now.waiting": "Waiting…",
-    "conspiracy.winner": "🏆 **{winner}** wins with {total} points!",
-    "conspiracy.winners": "🏆 {winners} share the win with {total} points!",
+    "conspiracy.winner": Plural(
+        "🏆 **{winner}** wins with {count} point!", "🏆 **{winner}** wins with {count} points!"
+    ),
+    "conspiracy.winners": Plural(
+        "🏆 {winners} share the win with {count} point!",
+        "🏆 {winners} share the win with {count} points!",
+    ),
     "conspiracy.nobody": "Nobody wins.",
     "conspiracy.score.player": "Player",
     "conspiracy.score.lords": "Lords",
@@ -149,7 +156,7 @@ STRINGS: dict[str, str] = {
     "conspiracy.hand.prompt": "**Your move:** {what}",
     "conspiracy.hand.not_your_turn": "It is **{player}**'s turn.",
     "conspiracy.hand.over": "The game is over.",
-    # the picture (ASCII only: the bundled font has no other glyphs)
+    # the picture (DejaVu Sans Condensed: accents are fine, emoji are not)
     "conspiracy.picture.title": "CONSPIRACY",
     "conspiracy.picture.turn": "Turn {turn} - {player} to play",
     "conspiracy.picture.final_round": "Final round - {player} to play",
@@ -165,6 +172,8 @@ STRINGS: dict[str, str] = {
     "conspiracy.picture.revealed_locations": "REVEALED LOCATIONS - KEEP ONE",
     "conspiracy.picture.pearls": "PEARLS",
     "conspiracy.picture.keys": "KEYS",
+    "conspiracy.picture.key.silver": "S",  # printed on a silver key token
+    "conspiracy.picture.key.gold": "G",  # printed on a gold key token
     "conspiracy.picture.lords": "LORDS",
     "conspiracy.picture.pearl_master": "PEARL MASTER",
     "conspiracy.picture.to_play": "TO PLAY",
@@ -195,13 +204,22 @@ STRINGS: dict[str, str] = {
     "conspiracy.log.lords_swapped": "**{seat}** swaps the Lords of places {first} and {second}.",
     "conspiracy.log.swap_skipped": "**{seat}** does not swap.",
     "conspiracy.log.top_lord_discarded": "The deck's top Lord, {colour} {influence}, goes to the discard.",
-    "conspiracy.log.lords_recalled": "**{seat}** shuffles {count} discarded Lords back into the deck.",
-    "conspiracy.log.locations_recalled": "**{seat}** shuffles {count} face-up Locations back into the Location deck.",
+    "conspiracy.log.lords_recalled": Plural(
+        "**{seat}** shuffles {count} discarded Lord back into the deck.",
+        "**{seat}** shuffles {count} discarded Lords back into the deck.",
+    ),
+    "conspiracy.log.locations_recalled": Plural(
+        "**{seat}** shuffles {count} face-up Location back into the Location deck.",
+        "**{seat}** shuffles {count} face-up Locations back into the Location deck.",
+    ),
     "conspiracy.log.restriction_started": "🚧 Until **{seat}**'s next turn, {location} limits the others' recruiting.",
     "conspiracy.log.restriction_ended": "{location} no longer limits recruiting.",
     "conspiracy.log.final_round": "⏳ **{seat}** has 15 Lords: every other player takes one last turn.",
     "conspiracy.log.player_removed": "**{seat}** was removed from the game.",
-    "conspiracy.log.player_scored": "**{seat}**: **{total}** points (Lords {lords}, Locations {locations}, coalition {coalition}, Pearl Master {pearl_master}; {pearls} 🦪).",
+    "conspiracy.log.player_scored": Plural(
+        "**{seat}**: **{count}** point (Lords {lords}, Locations {locations}, coalition {coalition}, Pearl Master {pearl_master}; {pearls} 🦪).",
+        "**{seat}**: **{count}** points (Lords {lords}, Locations {locations}, coalition {coalition}, Pearl Master {pearl_master}; {pearls} 🦪).",
+    ),
     "conspiracy.log.game_won": "🏆 **{winner}** wins the game!",
     "conspiracy.log.game_won.shared": "🏆 **{winner}** shares the win!",
 }

@@ -8,20 +8,16 @@ view) and answers each choice privately through the platform's
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables import Refusal
-from bot.ui.i18n import t
-from bot.ui.names import markdown_name
-from games.mascarade import GAME, Character, MascaradeOptions
-from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
+from games.mascarade import GAME, MascaradeOptions
 
-from .presenter import MascaradePresenter, fitting_player_counts
+from .characters import parse_characters
+from .presenter import MascaradePresenter
 
 if TYPE_CHECKING:
     from bot.app import GameMasterBot
@@ -29,53 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["PRESENTER", "MascaradeCog", "MascaradePresenter", "parse_characters", "setup"]
 
 PRESENTER = MascaradePresenter(GAME)
-
-_SEPARATORS = re.compile(r"[,;\n]+")
-
-
-def _norm(name: str) -> str:
-    name = name.strip().lower()
-    return name.removeprefix("the ").strip()
-
-
-def parse_characters(text: str, locale: str | None) -> tuple[Character, ...]:
-    """A comma-separated list of character names (English or the user's language)
-    as a custom set, checked by the engine's rules for at least one table size.
-    Raises Refusal("invalid_options") with the reason."""
-    names: dict[str, Character] = {}
-    for character in Character:
-        names[character.value] = character
-        for lang in (None, locale):
-            names[_norm(t(f"mascarade.card.{character.value}", lang))] = character
-    cards: list[Character] = []
-    unknown: list[str] = []
-    for raw in _SEPARATORS.split(text):
-        if not raw.strip():
-            continue
-        found = names.get(_norm(raw))
-        if found is None:
-            unknown.append(markdown_name(raw, limit=40))  # typed text: shown escaped
-        else:
-            cards.append(found)
-    if unknown:
-        known = ", ".join(t(f"mascarade.card.{c.value}", locale) for c in Character)
-        reason = t("mascarade.options.unknown", locale, names=", ".join(unknown), known=known)
-        raise Refusal("invalid_options", reason=reason)
-    if not cards:
-        raise Refusal("invalid_options", reason=t("mascarade.options.empty", locale))
-    order = list(Character)
-    chosen = tuple(sorted(cards, key=order.index))
-    if not fitting_player_counts(chosen):
-        # No table size fits: say why for the size nearest to the number of cards.
-        players = min(max(len(chosen), 4), max(OFFICIAL_SETS))
-        try:
-            check_custom_set(players, chosen)
-        except ValueError as error:
-            raise Refusal(
-                "invalid_options",
-                reason=t("mascarade.options.no_size", locale, players=players, reason=str(error)),
-            ) from None
-    return chosen
 
 
 class MascaradeCog(commands.Cog):

@@ -51,7 +51,17 @@ from games.mascarade.models import (
 )
 
 from .strings import STRINGS
-from .text import COIN, HIDDEN, Places, card, card_set, memory_text, slot_name
+from .text import (
+    COIN,
+    HIDDEN,
+    Places,
+    card,
+    card_of,
+    card_set,
+    card_the,
+    memory_text,
+    slot_name,
+)
 
 PANELS = ("swap", "look", "announce", "decide")
 PANEL_CHOICES: dict[str, type[MascaradeChoice]] = {"swap": Swap, "look": Look, "announce": Announce}
@@ -302,11 +312,13 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
                 return self.text(
                     ctx, "button.contest_slot", slot=slot_name(choice.slot, hand, locale)
                 )
-            return self.text(ctx, "button.contest", character=card(announcement.character, locale))
+            return self.text(
+                ctx, "button.contest", the_character=card_the(announcement.character, locale)
+            )
         if isinstance(choice, Pass):
             return self.text(ctx, "button.pass")
         if isinstance(choice, Guess):
-            return self.text(ctx, "button.guess", character=card(choice.character, locale))
+            return self.text(ctx, "button.guess", the_character=card_the(choice.character, locale))
         if isinstance(choice, ChooseCard):
             place = places.ref(choice.target, choice.slot, label=True)
             key = {
@@ -351,13 +363,20 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
         )
         places = self._places(ctx, seat)
         remembered = [
-            f"{places.ref(other.seat, slot, bold=False)}: {memory_text(memory, locale)}"
+            self.text(
+                ctx,
+                "hand.memory",
+                place=places.ref(other.seat, slot, bold=False),
+                memory=memory_text(memory, locale),
+            )
             for other in view.players
             if other.seat != seat
             for slot, memory in enumerate(other.cards)
         ]
         remembered.extend(
-            f"{places.ref(None, slot)}: {memory_text(memory, locale)}"
+            self.text(
+                ctx, "hand.memory", place=places.ref(None, slot), memory=memory_text(memory, locale)
+            )
             for slot, memory in enumerate(view.centre)
         )
         if remembered:
@@ -404,13 +423,13 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
                 ctx, "option.look", place=places.ref(view.viewer, choice.slot, label=True)
             )
         if isinstance(choice, Announce):
-            name = card(choice.character, locale)
+            name = card_the(choice.character, locale)
             if hand == 1:
-                return self.text(ctx, "option.announce", character=name)
+                return self.text(ctx, "option.announce", the_character=name)
             return self.text(
                 ctx,
                 "option.announce_slot",
-                character=name,
+                the_character=name,
                 slot=slot_name(choice.slot, hand, locale),
             )
         return encode(choice)
@@ -508,6 +527,10 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
             args["place"] = self._places(ctx, event.seat).ref(event.target, event.slot)
         elif isinstance(event, GameWon):
             args["winners"] = ", ".join(f"**{ctx.name(s)}**" for s in event.winners)
+        character = getattr(event, "character", None)
+        if isinstance(character, Character):
+            args["the_character"] = card_the(character, ctx.locale)
+            args["of_character"] = card_of(character, ctx.locale)
         slot = getattr(event, "slot", None)
         if isinstance(slot, int):
             args["slot"] = slot_name(slot, self.state(ctx).hand_size, ctx.locale)

@@ -23,6 +23,16 @@ def card(character: Character, locale: str | None) -> str:
     return t(f"mascarade.card.{character.value}", locale)
 
 
+def card_the(character: Character, locale: str | None) -> str:
+    """The name with its article: "the King", "il Re", "l'Évêque"."""
+    return t(f"mascarade.card_the.{character.value}", locale)
+
+
+def card_of(character: Character, locale: str | None) -> str:
+    """The name after "of": "of the King", "del Re", "de l'Évêque"."""
+    return t(f"mascarade.card_of.{character.value}", locale)
+
+
 def card_set(characters: Sequence[Character], locale: str | None) -> str:
     """The set in play, each character once ("Peasant (2)")."""
     counts = Counter(characters)

@@ -13,11 +13,13 @@ from bot.storage.models import ActionKind as StoredKind
 from bot.storage.models import (
     ActionRecord,
     Deadline,
+    GameOutcome,
     OutboxEntry,
     OutboxKind,
     TableStatus,
     Timeouts,
 )
+from bot.storage.ratings import replay
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import RECENT_EVENTS, Notice, Refusal, Snapshot, TableService
 from games.ai import Level
@@ -361,6 +363,108 @@ async def test_a_rematch_keeps_computers_and_the_takeover_choice(service: TableS
         (s.name, s.computer) for s in snap.seats
     ]
     assert not rematch.table.takeover
+
+
+async def test_a_finished_game_is_recorded_by_its_last_step(service: TableService) -> None:
+    table = await started(service)
+    winner = await play_to_the_end(service, table, random.Random(11))
+    snap = await service.snapshot(table)
+    record = await service.repo.game_record(table)
+    assert record is not None and record.outcome is GameOutcome.FINISHED
+    assert snap.state is not None and record.steps == snap.state.step > 0
+    assert [(s.user_id, s.name, s.winner) for s in record.seats] == [
+        (s.user_id, s.name, s.user_id == winner) for s in snap.seats
+    ]
+    assert record.started_at is not None and record.started_at <= record.ended_at
+    assert (record.game, record.guild_id, record.options_json) == (
+        "complots",
+        snap.table.guild_id,
+        snap.table.options_json,
+    )
+
+
+async def test_stored_ratings_are_the_records_replayed(service: TableService) -> None:
+    rng = random.Random(21)
+    table = await started(service)
+    for _ in range(4):
+        winner = await play_to_the_end(service, table, rng)
+        table = (await service.rematch(table, winner, "winner")).table.id
+        await service.start(table, winner, moderator=False)
+    records = list(reversed(await service.repo.recent_records(1, game="complots")))
+    assert len(records) == 4
+    skills = await service.repo.skills(1, "complots")
+    assert skills == replay(records) and set(skills) == set(USERS)
+    board = await service.repo.leaderboard(1, "complots", limit=3)
+    assert [s.skill.ordinal for s in board] == sorted(
+        (skill.ordinal for skill in skills.values()), reverse=True
+    )[:3]
+    assert [s.rank for s in board] == [1, 2, 3]
+    last = min(skills, key=lambda user: skills[user].ordinal)
+    standing = await service.repo.standing(1, "complots", last)
+    assert standing is not None and standing.rank == len(USERS)
+    assert await service.repo.standing(1, "mascarade", last) is None
+    results = await service.repo.results_of(1, USERS[0])
+    assert [r.table_id for r in results] == [r.table_id for r in records]
+    assert sum(r.winner for r in results) == skills[USERS[0]].wins
+
+
+async def test_a_game_a_moderator_ends_is_recorded_without_winners(
+    service: TableService,
+) -> None:
+    table = await started(service)
+    await service.end(table, 900)
+    record = await service.repo.game_record(table)
+    assert record is not None and record.outcome is GameOutcome.ENDED
+    assert len(record.seats) == len(USERS) and not any(s.winner for s in record.seats)
+    in_lobby = await lobby(service, channel=5)
+    await service.end(in_lobby, 900)
+    assert await service.repo.game_record(in_lobby) is None, "no game was played"
+
+
+async def test_the_creator_chooses_the_table_language_in_the_lobby(
+    service: TableService,
+) -> None:
+    table = await lobby(service)
+    await service.join(table, USERS[1], "u1", "fr")
+    for refused, key in (
+        (service.set_language(table, USERS[1], "it", moderator=False), "creator_only"),
+        (service.set_language(table, USERS[0], "de", moderator=False), "not_allowed"),
+    ):
+        with pytest.raises(Refusal) as refusal:
+            await refused
+        assert refusal.value.key == key
+    assert (await service.snapshot(table)).table.language == "en", "refusals change nothing"
+    chosen = await service.set_language(table, USERS[0], "it", moderator=False)
+    assert chosen.table.language == "it"
+    await service.set_language(table, USERS[1], "fr", moderator=True)
+    await service.start(table, USERS[0], moderator=False)
+    with pytest.raises(Refusal) as running:
+        await service.set_language(table, USERS[0], "en", moderator=False)
+    assert running.value.key == "not_lobby"
+    assert (await service.snapshot(table)).table.language == "fr"
+
+
+async def test_a_rematch_keeps_the_table_language_and_each_players_locale(
+    service: TableService,
+) -> None:
+    snap = await service.create_table(
+        guild_id=1,
+        channel_id=2,
+        game="complots",
+        creator_id=USERS[0],
+        creator_name="u0",
+        options=ComplotsOptions(),
+        timeouts=TIMEOUTS,
+        language="it",
+        creator_locale="it",
+    )
+    table = snap.table.id
+    await service.join(table, USERS[1], "u1", "fr")
+    await service.start(table, USERS[0], moderator=False)
+    await play_to_the_end(service, table, random.Random(3))
+    rematch = await service.rematch(table, USERS[1], "u1")
+    assert rematch.table.language == "it"
+    assert [(s.user_id, s.locale) for s in rematch.seats] == [(USERS[1], "fr"), (USERS[0], "it")]
 
 
 # --- a moderator's end and removal -------------------------------------------------------

@@ -4,15 +4,21 @@ hands and the Entrance under its top card)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from PIL import Image
 
+from bot.ui.i18n import TRANSLATED, english_strings, translations
+from bot.ui.pictures import has_glyph
 from cogs.bloody_inn import PRESENTER
 from cogs.bloody_inn.picture import Picture, draw, initials
 from games.bloody_inn import GAME, BloodyInnOptions, BloodyInnState, Length
+from games.bloody_inn.cards import GuestType
 from games.bloody_inn.models import Stage
 from tests.games.bloody_inn.conformance import scramble_unknown
 
@@ -26,8 +32,11 @@ def png_size(data: bytes) -> tuple[int, int]:
         return image.size
 
 
-def picture(state: BloodyInnState, names: list[str] | None = None) -> bytes:
-    png = PRESENTER.table_image(context(state, names=names or SHORT_NAMES))
+def picture(
+    state: BloodyInnState, names: list[str] | None = None, locale: str | None = None
+) -> bytes:
+    ctx = dataclasses.replace(context(state, names=names or SHORT_NAMES), locale=locale)
+    png = PRESENTER.table_image(ctx)
     assert png is not None
     return png
 
@@ -93,6 +102,9 @@ def test_long_and_foreign_names_and_shared_initials() -> None:
     assert initials(["alice", "anna", "bob", "carol"]) == ["Al", "An", "B", "C"]
     assert initials(["ann", "ann", "bob", "x"]) == ["1", "2", "3", "4"]
     assert Picture(GAME.view(state, None), ["日本", "b", "c", "d"]).names[0] == "Player 1"
+    french = Picture(GAME.view(state, None), ["日本", "Zoë 🎲", "Ève", "d"], "fr")
+    assert french.names == ["Joueur 1", "Zoë", "Ève", "d"]
+    assert french.tags == ["J", "Z", "È", "D"]
 
 
 def test_drawing_in_several_threads_at_once_gives_the_same_bytes() -> None:
@@ -108,3 +120,47 @@ def test_options_change_nothing_but_what_they_change() -> None:
     short = GAME.setup(2, BloodyInnOptions(length=Length.SHORT), 3)
     long = GAME.setup(2, BloodyInnOptions(length=Length.LONG), 3)
     assert picture(short) != picture(long), "the Entrance size differs"
+
+
+PICTURE_KEYS = ("bloody_inn.pic.", "bloody_inn.card.", "bloody_inn.annex.", "table.unnamed")
+"""The catalogue entries the picture draws."""
+
+
+def picture_texts() -> Iterator[tuple[str, str, str]]:
+    """(language, key, text) of every picture text in English and its translations."""
+    for lang in ("en", *TRANSLATED):
+        found = english_strings() if lang == "en" else translations(lang)
+        for key, text in found.items():
+            if key.startswith(PICTURE_KEYS):
+                for form in [text] if isinstance(text, str) else text:
+                    yield lang, key, form
+
+
+def test_the_font_has_every_letter_of_the_picture_texts() -> None:
+    texts = list(picture_texts())
+    assert {lang for lang, _, _ in texts} == {"en", *TRANSLATED}
+    assert any("É" in text for lang, _, text in texts if lang == "fr")
+    missing = {(lang, key, c) for lang, key, text in texts for c in text if not has_glyph(c)}
+    assert missing == set()
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_the_picture_in_italian_and_french_at_every_kind_of_moment(locale: str) -> None:
+    moments = [mid_game()]
+    for players in (1, 2, 4):
+        states = random_game(players, 60 + players, boost=True)
+        moments += [states[0], states[len(states) // 2], states[-1]]
+    for state in moments:
+        data = picture(state, locale=locale)
+        assert png_size(data) == png_size(picture(state)), "the layout is the same"
+        assert data != picture(state), "the words are the table's language"
+
+
+def test_the_picture_keeps_the_accents_of_its_words_and_names() -> None:
+    state = mid_game()
+    french = Picture(GAME.view(state, None), ["Élodie", "bob", "carol", "dave"], "fr")
+    assert french.text("entrance") == "ENTRÉE"
+    assert french.type_word(GuestType.MERCHANT) == "COMMERÇANT"
+    assert french.names[0] == "Élodie"
+    accented = picture(state, ["Élodie", "Bérénice", "carol", "dave"], "fr")
+    assert accented != picture(state, ["Elodie", "Berenice", "carol", "dave"], "fr")

@@ -439,7 +439,7 @@ def test_the_undertaker_asks_in_a_private_panel_what_each_way_leaves() -> None:
     panel = PRESENTER.panel(ctx, 0, PANEL_CODE)
     assert panel.content.startswith(
         "⚰️ **Police investigation**: the undertaker wants **10 F** for your unburied"
-        " corpse(s): Baron (Noble, rank 0)."
+        " corpse: Baron (Noble, rank 0)."
     )
     assert "your rooms pay you 1 F on the track (it holds at most 40 F" in panel.content
     assert "the track pays first, then cheques" in panel.content
@@ -447,10 +447,10 @@ def test_the_undertaker_asks_in_a_private_panel_what_each_way_leaves() -> None:
     select = next(i for i in panel.items if isinstance(i, GameSelect))
     described = {o.value: (o.label, o.description) for o in select.item.options}
     assert described == {
-        "undertaker.0": ("Pay 10 F from the track", "Leaves you 30 F on the track + 1 cheque(s)"),
+        "undertaker.0": ("Pay 10 F from the track", "Leaves you 30 F on the track + 1 cheque"),
         "undertaker.1": (
-            "Pay with 1 cheque(s)",
-            "Leaves you 40 F + 0 cheque(s); 1 F of this morning's income lost over 40 F",
+            "Pay with 1 cheque",
+            "Leaves you 40 F + 0 cheques; 1 F of this morning's income lost over 40 F",
         ),
     }
     assert PRESENTER.panel(ctx, 1, PANEL_CODE).content == t("refusal.not_prompted")
@@ -477,9 +477,9 @@ def test_the_undertakers_panel_mixes_cash_and_cheques_and_names_the_greenhouse()
     assert "Your Greenhouse pays 3 F at the end for each cheque you still hold." in panel.content
     select = next(i for i in panel.items if isinstance(i, GameSelect))
     assert [(o.value, o.label) for o in select.item.options] == [
-        ("undertaker.1", "Pay 20 F from the track + 1 cheque(s)"),
-        ("undertaker.2", "Pay 10 F from the track + 2 cheque(s)"),
-        ("undertaker.3", "Pay with 3 cheque(s)"),
+        ("undertaker.1", "Pay 20 F from the track + 1 cheque"),
+        ("undertaker.2", "Pay 10 F from the track + 2 cheques"),
+        ("undertaker.3", "Pay with 3 cheques"),
     ]
 
 
@@ -490,8 +490,8 @@ def test_with_unlimited_wealth_the_undertakers_panel_loses_nothing_over_40_f() -
     assert "at most 40 F" not in panel.content
     select = next(i for i in panel.items if isinstance(i, GameSelect))
     assert [o.description for o in select.item.options] == [
-        "Leaves you 30 F on the track + 1 cheque(s)",
-        "Leaves you 40 F on the track + 0 cheque(s)",
+        "Leaves you 30 F on the track + 1 cheque",
+        "Leaves you 40 F on the track + 0 cheques",
     ]
 
 

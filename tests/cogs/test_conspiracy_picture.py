@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image
 
+from bot.ui.i18n import TRANSLATED, english_strings, translations
+from bot.ui.pictures import has_glyph
 from cogs.conspiracy import PRESENTER
-from cogs.conspiracy.picture import WIDTH, ascii_name, coalition_places, draw
+from cogs.conspiracy.picture import WIDTH, Picture, coalition_places, draw
 from games.conspiracy import GAME, ConspiracyState
+from games.conspiracy.cards import Key
 from games.conspiracy.models import Stage
 from games.conspiracy.scoring import coalition
 
@@ -23,8 +28,10 @@ from .conspiracy_states import (
 )
 
 
-def png_of(state: ConspiracyState) -> bytes:
-    png = PRESENTER.table_image(context(state))
+def png_of(
+    state: ConspiracyState, locale: str | None = None, names: list[str] | None = None
+) -> bytes:
+    png = PRESENTER.table_image(dataclasses.replace(context(state, names=names), locale=locale))
     assert png is not None
     return png
 
@@ -85,10 +92,12 @@ def test_the_picture_draws_from_the_spectator_view_only() -> None:
     assert draw(view, ["alice", "Bérénice"]) == png_of(state)
 
 
-def test_names_are_folded_to_what_the_font_can_draw() -> None:
-    assert ascii_name("Bérénice", 0) == "Berenice"
-    assert ascii_name("dave 🎲", 3) == "dave"
-    assert ascii_name("🎲🎲", 1) == "Player 2"
+def test_names_keep_their_accents_and_lose_what_the_font_cannot_draw() -> None:
+    view = GAME.view(many_face_up(), None)
+    names = ["Bérénice", "🎲🎲", "山田 太郎", "dave 🎲"]
+    assert Picture(view, names, None).names == ["Bérénice", "Player 2", "Player 3", "dave"]
+    assert Picture(view, names, "it").names == ["Bérénice", "Giocatore 2", "Giocatore 3", "dave"]
+    check_png(png_of(many_face_up(), "fr", names), len(view.players))
 
 
 def test_the_coalition_outline_matches_the_scored_group() -> None:
@@ -98,3 +107,59 @@ def test_the_coalition_outline_matches_the_scored_group() -> None:
             size, _ = coalition(player.lords)
             places = coalition_places(view.players[seat].chamber)
             assert (not places and size < 2) or len(places) % size == 0
+
+
+PICTURE_KEYS = (
+    "conspiracy.picture.",
+    "conspiracy.initial.",
+    "conspiracy.colour.",
+    "conspiracy.location.",
+    "conspiracy.location_ref",
+    "table.unnamed",
+)
+"""The catalogue entries the picture draws."""
+
+
+def picture_texts() -> Iterator[tuple[str, str, str]]:
+    """(language, key, text) of every picture text in English and its translations."""
+    for lang in ("en", *TRANSLATED):
+        found = english_strings() if lang == "en" else translations(lang)
+        for key, text in found.items():
+            if key.startswith(PICTURE_KEYS):
+                for form in [text] if isinstance(text, str) else text:
+                    yield lang, key, form
+
+
+def test_the_font_has_every_letter_of_the_picture_texts() -> None:
+    texts = list(picture_texts())
+    assert {lang for lang, _, _ in texts} == {"en", *TRANSLATED}
+    assert any("À" in text for lang, _, text in texts if lang == "fr")
+    missing = {(lang, key, c) for lang, key, text in texts for c in text if not has_glyph(c)}
+    assert missing == set()
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_the_picture_in_italian_and_french_at_every_moment(locale: str) -> None:
+    states = [*moments(4, seed=5).values(), many_face_up(), full_chambers()]
+    for state in states:
+        png = png_of(state, locale)
+        check_png(png, state.seats)
+        assert png != png_of(state), "the words are the table's language"
+
+
+def test_key_tokens_print_the_initial_of_the_key_in_the_tables_language() -> None:
+    view = GAME.view(full_chambers(), None)
+    initials = {
+        locale: [Picture(view, [], locale).key_initial(key) for key in (Key.SILVER, Key.GOLD)]
+        for locale in (None, "it", "fr")
+    }
+    assert initials == {None: ["S", "G"], "it": ["A", "O"], "fr": ["A", "O"]}
+
+
+def test_the_picture_keeps_the_accents_of_its_words_and_names() -> None:
+    state = many_face_up()
+    french = Picture(GAME.view(state, None), ["Élodie", "bob"], "fr")
+    assert french.text("to_place") == "À PLACER"
+    assert french.names[:2] == ["Élodie", "bob"]
+    accented = png_of(state, "fr", ["Élodie", "Bérénice", "carol", "dave"])
+    assert accented != png_of(state, "fr", ["Elodie", "Berenice", "carol", "dave"])

@@ -22,8 +22,11 @@ from bot.storage import (
     ChannelBusy,
     Deadline,
     EventRecord,
+    GameOutcome,
+    GameRecord,
     GuildSettings,
     NotSeated,
+    RecordSeat,
     Repository,
     SqliteRepository,
     StateRecord,
@@ -148,6 +151,7 @@ async def play(
     events: list[EventRecord] | None = None,
     next_deadline: Deadline | None = None,
     status: TableStatus | None = None,
+    record: GameRecord | None = None,
 ) -> bool:
     version = expected_version + 1
     return await repo.commit(
@@ -158,6 +162,7 @@ async def play(
         events=[event(table_id, version, 0)] if events is None else events,
         deadline=next_deadline,
         status=status,
+        record=record,
     )
 
 
@@ -678,6 +683,82 @@ def repo_path(repo: SqliteRepository) -> Path:
     return Path(repo.path)
 
 
+def record_of(table: TableRecord, outcome: GameOutcome, ended_at: float) -> GameRecord:
+    return GameRecord(
+        table_id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        game=table.game,
+        options_json=table.options_json,
+        outcome=outcome,
+        ended_at=ended_at,
+        steps=7,
+        seats=[
+            RecordSeat(seat=0, user_id=CREATOR, name="creator", winner=True, score=12),
+            RecordSeat(seat=1, user_id=-1, name="🤖 Ada", computer="easy", score=3),
+            RecordSeat(seat=2, user_id=3, name="user3", removed=True),
+        ],
+    )
+
+
+async def test_the_step_that_ends_a_game_writes_its_record(repo: SqliteRepository) -> None:
+    table = await running(repo)
+    record = record_of(table, GameOutcome.FINISHED, T0 + 99)
+    lost = await repo.commit(
+        table.id,
+        expected_version=5,
+        state_json="{}",
+        action=action(table.id, 6),
+        events=[],
+        deadline=None,
+        status=TableStatus.FINISHED,
+        record=record,
+    )
+    assert not lost and await repo.game_record(table.id) is None, "a lost compare-and-set"
+    assert await repo.commit(
+        table.id,
+        expected_version=0,
+        state_json="{}",
+        action=action(table.id, 1),
+        events=[],
+        deadline=None,
+        status=TableStatus.FINISHED,
+        record=record,
+    )
+    stored = await repo.game_record(table.id)
+    assert stored == record.model_copy(update={"started_at": T0}), "started: its START action"
+    with pytest.raises(ValueError):
+        await repo.commit(
+            table.id,
+            expected_version=1,
+            state_json="{}",
+            action=action(table.id, 2),
+            events=[],
+            deadline=None,
+            record=record.model_copy(update={"table_id": 999}),
+        )
+
+
+async def test_records_are_listed_newest_first_per_guild_and_game(
+    repo: SqliteRepository,
+) -> None:
+    tables = [await running(repo, channel_id=20 + i) for i in range(3)]
+    elsewhere = await lobby(repo, channel_id=30, guild_id=GUILD + 1)
+    for i, table in enumerate(tables):
+        game = "mascarade" if i == 1 else table.game
+        record = record_of(table.model_copy(update={"game": game}), GameOutcome.FINISHED, T0 + i)
+        assert await play(repo, table.id, 0, status=TableStatus.FINISHED, record=record)
+    assert [r.table_id for r in await repo.recent_records(GUILD)] == [
+        tables[2].id,
+        tables[1].id,
+        tables[0].id,
+    ]
+    assert [r.table_id for r in await repo.recent_records(GUILD, game="complots", limit=1)] == [
+        tables[2].id
+    ]
+    assert await repo.recent_records(elsewhere.guild_id) == []
+
+
 # --- a moderator's end and removal --------------------------------------------
 
 MODERATOR = 900
@@ -719,6 +800,19 @@ async def test_end_table_appends_end_at_the_next_version_with_the_state_unchange
     assert await repo.open_table_in_channel(10) is None
     assert not await play(repo, table.id, 2), "nothing is written after the end"
     assert len(await repo.actions(table.id)) == 3
+
+
+async def test_ending_a_running_game_writes_its_record_with_the_end(
+    repo: SqliteRepository,
+) -> None:
+    table = await running(repo)
+    record = record_of(table, GameOutcome.ENDED, T0 + 50)
+    stale = moderator_action(table.id, 2)
+    assert not await repo.end_table(table.id, expected_version=1, action=stale, record=record)
+    assert await repo.game_record(table.id) is None, "a lost compare-and-set writes nothing"
+    ended = moderator_action(table.id, 1)
+    assert await repo.end_table(table.id, expected_version=0, action=ended, record=record)
+    assert await repo.game_record(table.id) == record.model_copy(update={"started_at": T0})
 
 
 async def test_end_table_at_a_stale_version_changes_nothing(repo: SqliteRepository) -> None:
@@ -887,6 +981,9 @@ async def test_guild_settings(repo: SqliteRepository) -> None:
     await repo.save_guild_settings(changed)
     assert await repo.guild_settings(5) == changed
     assert await repo.guild_settings(6) == GuildSettings(guild_id=6)
+    speaking = changed.model_copy(update={"language": "it"})
+    await repo.save_guild_settings(speaking)
+    assert await repo.guild_settings(5) == speaking
 
 
 # --- restart and crashes -----------------------------------------------------
@@ -1271,8 +1368,13 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         [seat] = await repository.seats(table.id)
         assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 4
+        assert schema.SCHEMA_VERSION == 6
         assert await repository.undelivered(table.id) == [], "v4: an empty outbox"
+        assert table.language == "en", "v5: existing tables speak English, as before"
+        assert seat.locale is None, "v5: existing seats' DMs follow their table"
+        settings = await repository.guild_settings(1)
+        assert settings.language is None, "v5: guilds follow their preferred locale"
+        assert await repository.recent_records(1) == [], "v6: no records yet"
     finally:
         await repository.close()
 
@@ -1354,3 +1456,26 @@ async def test_computer_seats_and_the_takeover_flag_are_stored(repo: SqliteRepos
     assert stored is not None and not stored.takeover
     with pytest.raises(UnknownTable):
         await repo.set_takeover(999, True)
+
+
+async def test_languages_of_tables_and_seats_are_stored(repo: SqliteRepository) -> None:
+    table = await repo.create_table(
+        guild_id=1,
+        channel_id=9,
+        game="complots",
+        creator_id=3,
+        creator_name="Ann",
+        options_json="{}",
+        timeouts=TIMEOUTS,
+        language="it",
+        creator_locale="fr",
+    )
+    assert table.language == "it"
+    await repo.add_seat(table.id, 4, "Bo", max_seats=6, locale="en")
+    await repo.add_seat(table.id, 5, "Cy", max_seats=6)
+    assert [s.locale for s in await repo.seats(table.id)] == ["fr", "en", None]
+    await repo.set_language(table.id, "fr")
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.language == "fr"
+    with pytest.raises(UnknownTable):
+        await repo.set_language(999, "it")

@@ -18,7 +18,7 @@ for _name in GAMES:  # a game's presenter registers its strings when built
     import_module(game_extension(_name))
 
 ROOT = Path(__file__).resolve().parents[3]
-PREFIXES = "|".join(["refusal", "lobby", "table", "admin", *GAMES])
+PREFIXES = "|".join(["refusal", "lobby", "table", "admin", "terminal", *GAMES])
 FILE_NAME = re.compile(r"\.(png|jpg|json|py)$")
 LITERAL_KEY = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9_.]*[a-z0-9_])"|Refusal\(\s*"([a-z_]+)"')
 GAME_KEY = re.compile(r'self\.text\(\s*ctx,\s*"([a-z0-9_.]*[a-z0-9_])"')

@@ -55,11 +55,11 @@ async def test_the_undertaker_asks_alice_how_to_pay_in_her_panel(world: World) -
         assert options == {
             "undertaker.0": (
                 "Pay 10 F from the track",
-                "Leaves you 30 F on the track + 1 cheque(s)",
+                "Leaves you 30 F on the track + 1 cheque",
             ),
             "undertaker.1": (
-                "Pay with 1 cheque(s)",
-                "Leaves you 40 F + 0 cheque(s); 1 F of this morning's income lost over 40 F",
+                "Pay with 1 cheque",
+                "Leaves you 40 F + 0 cheques; 1 F of this morning's income lost over 40 F",
             ),
         }
         chosen = await fake.select(alice, panel, str(select["custom_id"]), ["undertaker.0"])

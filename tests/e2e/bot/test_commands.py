@@ -18,7 +18,18 @@ from .harness import MANAGE_GUILD, World
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 GUILD_CONTEXT = 0
 SUBCOMMAND_TYPES = (1, 2)  # SUB_COMMAND, SUB_COMMAND_GROUP
-EXPECTED = {"bloody_inn", "complots", "conspiracy", "hand", "mascarade", "mod", "table"}
+EXPECTED = {
+    "bloody_inn",
+    "complots",
+    "conspiracy",
+    "hand",
+    "history",
+    "leaderboard",
+    "mascarade",
+    "mod",
+    "stats",
+    "table",
+}
 
 
 def walk(command: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -73,6 +84,27 @@ async def test_synced_commands_are_within_discords_limits(world: World) -> None:
         for path, option in walk(command, f"/{command['name']}"):
             if option is not command and option.get("type") not in SUBCOMMAND_TYPES:
                 assert "description" in option, path
+
+
+async def test_synced_commands_carry_their_italian_and_french_names(world: World) -> None:
+    """Discord shows a command in the client's language from the localisations the
+    bot registers; the default (English) names stay what interactions carry."""
+    commands = await synced_commands(world)
+    missing = []
+    for command in commands:
+        for path, item in walk(command, f"/{command['name']}"):
+            for field in ("name_localizations", "description_localizations"):
+                if set(item.get(field) or {}) != {"it", "fr"}:
+                    missing.append(f"{path}: {field} {item.get(field)}")
+            for choice in item.get("choices") or []:
+                if set(choice.get("name_localizations") or {}) != {"it", "fr"}:
+                    missing.append(f"{path}: choice {choice}")
+    assert not missing, "\n".join(missing)
+    hand = next(c for c in commands if c["name"] == "hand")
+    assert hand["name_localizations"] == {"it": "mano", "fr": "main"}
+    assert hand["description_localizations"]["fr"] == (
+        "Regarde tes cartes secrètes à la table de ce salon"
+    )
 
 
 async def test_mod_is_for_server_managers_and_everything_is_guild_only(world: World) -> None:

@@ -45,6 +45,8 @@ STRINGS: dict[str, str] = {
     "lobby.takeover.off": "💤 Players away are not replaced: their turns time out.",
     "lobby.set_takeover.on": "Computer takes over away players",
     "lobby.set_takeover.off": "No take-over",
+    "lobby.language": "🗣️ Table language: {language} (its messages, lines and pictures).",
+    "lobby.choose_language": "Language of the table",
     "lobby.joined": "You joined the table. Your cards will come by DM, and always with My hand.",
     "lobby.joined_no_dm": (
         "You joined the table, but I cannot send you DMs. Use the **My hand** button"
@@ -78,4 +80,6 @@ STRINGS: dict[str, str] = {
     "admin.timeouts_set": "Default times for new tables: turn {turn}s, reactions {reaction}s, choices {choice}s.",
     "admin.role_set": "Moderator role: {role}.",
     "admin.role_cleared": "The moderator role is cleared: Manage Server is needed.",
+    "admin.language_set": "Language of new tables in this server: {language}.",
+    "admin.language_auto": "New tables will follow this server's language, today {language}.",
 }
