@@ -303,7 +303,7 @@ class TableService:
             try:
                 state = game.setup(len(seats), options, seed)
             except InvalidOptions as error:
-                raise Refusal("invalid_options", reason=str(error)) from None
+                raise Refusal("invalid_options", reason=error.phrase) from None
             deadline = self._deadline_for(table, game, state, version=0, previous=None)
             started = Snapshot(
                 table=table.model_copy(update={"status": TableStatus.RUNNING, "seed": seed}),

@@ -33,10 +33,21 @@ from __future__ import annotations
 import copy
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from enum import Enum, StrEnum
 from functools import cache
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NamedTuple,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
@@ -383,8 +394,23 @@ class NotAllowed(IllegalChoice):
     code = "not_allowed"
 
 
+class Phrase(NamedTuple):
+    """A text for people, named by its translation key (as ``IllegalChoice`` codes
+    are) and filled with ``params``: the rules name what to say, the bot words it
+    in the reader's language. A param may itself be a Phrase, or a list of them
+    (read joined by commas)."""
+
+    key: str
+    params: Mapping[str, object] = {}
+
+
 class InvalidOptions(ValueError):
-    """Table options that do not make a playable game (bad player count, bad set)."""
+    """Table options that do not make a playable game (bad player count, bad set):
+    the English ``message`` for logs, and the ``phrase`` people read."""
+
+    def __init__(self, message: str, key: str, /, **params: object) -> None:
+        super().__init__(message)
+        self.phrase = Phrase(key, params)
 
 
 StateT = TypeVar("StateT", bound=GameState)
@@ -429,11 +455,18 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 f"{self.title} needs {self.min_players} to {self.max_players} players,"
-                f" not {players}."
+                f" not {players}.",
+                "options.player_count",
+                game=Phrase(f"{self.name}.title"),
+                minimum=self.min_players,
+                maximum=self.max_players,
+                players=players,
             )
         first: Seat | None = getattr(options, "first_player", None)
         if first is not None and not 0 <= first < players:
-            raise InvalidOptions(f"There is no seat {first} to start.")
+            raise InvalidOptions(
+                f"There is no seat {first} to start.", "options.first_player", seat=first + 1
+            )
         rng = Rng.from_seed(seed)
         return rng, first if first is not None else rng.below(players)
 

@@ -38,6 +38,7 @@ from bot.languages import DEFAULT_LOCALE as DEFAULT_LOCALE
 from bot.languages import LANGUAGES as LANGUAGES
 from bot.languages import TRANSLATED as TRANSLATED
 from bot.languages import language_of as language_of
+from games.base import Phrase
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -122,7 +123,19 @@ def t(key: str, locale: str | None = None, /, **args: object) -> str:
         return template
     if "count" in args:
         args["count"] = _counted(args["count"], lang)
+    for name, value in args.items():
+        if isinstance(value, Phrase | list):
+            args[name] = _worded(value, lang)
     return template.format(**args)
+
+
+def _worded(value: object, lang: str) -> object:
+    """A ``Phrase`` argument in words (a list of them joined by commas)."""
+    if isinstance(value, Phrase):
+        return t(value.key, lang, **value.params)
+    if isinstance(value, list) and all(isinstance(item, Phrase) for item in value):
+        return ", ".join(str(_worded(item, lang)) for item in value)
+    return value
 
 
 def _template(key: str, lang: str, english: Text, count: object) -> str:

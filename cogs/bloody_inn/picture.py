@@ -167,7 +167,7 @@ class Picture:
         return t(f"bloody_inn.pic.{key}", self.locale, **args)
 
     def type_word(self, kind: GuestType, short: bool = False) -> str:
-        return self.text(f"{'abbr' if short else 'type'}.{kind.value}")
+        return self.text(f"abbr.{kind.value}") if short else self.text(f"type.{kind.value}")
 
     def card_word(self, card: Card) -> str:
         return t(f"bloody_inn.card.{card.value}", self.locale)

@@ -346,7 +346,7 @@ STRINGS: dict[str, Text] = {
     "bloody_inn.pic.arriving": "ARRIVING",
     "bloody_inn.pic.bistro": "BISTRO",
     "bloody_inn.pic.peasants": "peasants",
-    "bloody_inn.pic.exit": "EXIT: {count} cards",
+    "bloody_inn.pic.exit": Plural("EXIT: {count} card", "EXIT: {count} cards"),
     "bloody_inn.pic.room": "Room {room}",
     "bloody_inn.pic.closed": "closed",
     "bloody_inn.pic.white_key": "white key",

@@ -12,6 +12,7 @@ import unicodedata
 from bot.tables import Refusal
 from bot.ui.i18n import t
 from bot.ui.names import markdown_name
+from games.base import InvalidOptions
 from games.mascarade import Character
 from games.mascarade.cards import OFFICIAL_SETS, check_custom_set
 
@@ -58,7 +59,13 @@ def parse_characters(text: str, locale: str | None) -> tuple[Character, ...]:
             cards.append(found)
     if unknown:
         known = ", ".join(t(f"mascarade.card.{c.value}", locale) for c in Character)
-        reason = t("mascarade.options.unknown", locale, names=", ".join(unknown), known=known)
+        reason = t(
+            "mascarade.options.unknown",
+            locale,
+            count=len(unknown),
+            names=", ".join(unknown),
+            known=known,
+        )
         raise Refusal("invalid_options", reason=reason)
     if not cards:
         raise Refusal("invalid_options", reason=t("mascarade.options.empty", locale))
@@ -69,9 +76,7 @@ def parse_characters(text: str, locale: str | None) -> tuple[Character, ...]:
         players = min(max(len(chosen), 4), max(OFFICIAL_SETS))
         try:
             check_custom_set(players, chosen)
-        except ValueError as error:
-            raise Refusal(
-                "invalid_options",
-                reason=t("mascarade.options.no_size", locale, players=players, reason=str(error)),
-            ) from None
+        except InvalidOptions as error:
+            reason = t("mascarade.options.no_size", locale, players=players, reason=error.phrase)
+            raise Refusal("invalid_options", reason=reason) from None
     return chosen

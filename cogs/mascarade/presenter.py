@@ -539,8 +539,10 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
     def describe(self, value: object, locale: str | None) -> str:
         if isinstance(value, Character):
             return card(value, locale)
-        if isinstance(value, WinReason | SwapCause):
-            return t(f"mascarade.{type(value).__name__.lower()}.{value.value}", locale)
+        if isinstance(value, WinReason):
+            return t(f"mascarade.winreason.{value.value}", locale)
+        if isinstance(value, SwapCause):
+            return t(f"mascarade.swapcause.{value.value}", locale)
         return super().describe(value, locale)
 
     # --- the lobby -------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """English: Mascarade."""
 
-STRINGS: dict[str, str] = {
+from bot.ui.i18n import Plural, Text
+
+STRINGS: dict[str, Text] = {
     "mascarade.title": "Mascarade",
     "mascarade.table_title": "🎭 Mascarade · table #{table}",
     "mascarade.footer": "Turn {turn} · table #{table}",
@@ -13,9 +15,32 @@ STRINGS: dict[str, str] = {
     # options
     "mascarade.options.official": "Characters: the official set for the number of players",
     "mascarade.options.custom": "Characters: {cards} (custom set, for {players} players)",
-    "mascarade.options.unknown": "unknown character(s): {names}. The characters are: {known}.",
+    "mascarade.options.unknown": Plural(
+        "unknown character: {names}. The characters are: {known}.",
+        "unknown characters: {names}. The characters are: {known}.",
+    ),
     "mascarade.options.empty": "the character list is empty.",
     "mascarade.options.no_size": "this set fits no table size. With {players} players: {reason}",
+    "mascarade.invalid.custom_small": (
+        "Custom character sets are for 4 to 13 players; the 2- and 3-player games always"
+        " use Bishop, Fool, Judge, Queen, King and Witch."
+    ),
+    "mascarade.invalid.judge": "The Judge must always be in the game.",
+    "mascarade.invalid.doubles": "Each character exists only once: {names} repeated.",
+    "mascarade.invalid.peasants": "The Peasants always come as a pair: take both or none.",
+    "mascarade.invalid.eight_plus": "{names}: only with 8 players or more (this table has {players}).",
+    "mascarade.invalid.card_count": (
+        "With {players} players the game uses {low} cards (one each, the rest in the centre),"
+        " not {count}."
+    ),
+    "mascarade.invalid.card_range": (
+        "With {players} players the game uses {low} to {high} cards (one each, the rest in"
+        " the centre), not {count}."
+    ),
+    "mascarade.invalid.money": (
+        "At least a third of the cards must bring money from the bank (King, Queen, Widow,"
+        " Fool, Peasants): {makers} of {count} is too few."
+    ),
     # cards
     "mascarade.card.judge": "Judge",
     "mascarade.card.bishop": "Bishop",

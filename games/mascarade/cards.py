@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 
-from games.base import InvalidOptions
+from games.base import InvalidOptions, Phrase
 
 
 class Character(StrEnum):
@@ -91,7 +91,12 @@ def character_set(players: int, custom: Sequence[Character] | None) -> tuple[Cha
     """The cards of a game (sorted by the enum order), or InvalidOptions saying why not."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidOptions(
-            f"Mascarade needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}."
+            f"Mascarade needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.",
+            "options.player_count",
+            game=Phrase("mascarade.title"),
+            minimum=MIN_PLAYERS,
+            maximum=MAX_PLAYERS,
+            players=players,
         )
     if custom is None:
         return _sorted(OFFICIAL_SETS[players])
@@ -99,40 +104,62 @@ def character_set(players: int, custom: Sequence[Character] | None) -> tuple[Cha
     return _sorted(custom)
 
 
+def _names(characters: Sequence[Character]) -> list[Phrase]:
+    return [Phrase(f"mascarade.card.{c.value}") for c in characters]
+
+
 def check_custom_set(players: int, cards: Sequence[Character]) -> None:
     """The seed's rules for choosing other characters (raises InvalidOptions)."""
     if players < 4:
         raise InvalidOptions(
             "Custom character sets are for 4 to 13 players; "
-            "the 2- and 3-player games always use Bishop, Fool, Judge, Queen, King and Witch."
+            "the 2- and 3-player games always use Bishop, Fool, Judge, Queen, King and Witch.",
+            "mascarade.invalid.custom_small",
         )
     counts = Counter(cards)
     if Character.JUDGE not in counts:
-        raise InvalidOptions("The Judge must always be in the game.")
-    doubles = sorted(c.value for c, n in counts.items() if n > 1 and c is not Character.PEASANT)
+        raise InvalidOptions("The Judge must always be in the game.", "mascarade.invalid.judge")
+    doubles = sorted(c for c, n in counts.items() if n > 1 and c is not Character.PEASANT)
     if doubles:
-        raise InvalidOptions(f"Each character exists only once: {', '.join(doubles)} repeated.")
+        raise InvalidOptions(
+            f"Each character exists only once: {', '.join(doubles)} repeated.",
+            "mascarade.invalid.doubles",
+            names=_names(doubles),
+        )
     if counts[Character.PEASANT] not in (0, 2):
-        raise InvalidOptions("The Peasants always come as a pair: take both or none.")
+        raise InvalidOptions(
+            "The Peasants always come as a pair: take both or none.", "mascarade.invalid.peasants"
+        )
     if players < 8:
-        banned = sorted(c.value for c in EIGHT_PLUS if c in counts)
+        banned = sorted(c for c in EIGHT_PLUS if c in counts)
         if banned:
             raise InvalidOptions(
                 f"{' and '.join(banned).capitalize()} need at least 8 players "
-                f"(this table has {players})."
+                f"(this table has {players}).",
+                "mascarade.invalid.eight_plus",
+                names=_names(banned),
+                players=players,
             )
     low, high = allowed_card_counts(players)
     if not low <= len(cards) <= high:
         wanted = f"{low}" if low == high else f"{low} to {high}"
         raise InvalidOptions(
             f"With {players} players the game uses {wanted} cards "
-            f"(one each, the rest in the centre), not {len(cards)}."
+            f"(one each, the rest in the centre), not {len(cards)}.",
+            "mascarade.invalid.card_count" if low == high else "mascarade.invalid.card_range",
+            players=players,
+            low=low,
+            high=high,
+            count=len(cards),
         )
     makers = sum(n for c, n in counts.items() if c in MONEY_MAKERS)
     if makers * 3 < len(cards):
         raise InvalidOptions(
             "At least a third of the cards must bring money from the bank "
-            f"(King, Queen, Widow, Fool, Peasants): {makers} of {len(cards)} is too few."
+            f"(King, Queen, Widow, Fool, Peasants): {makers} of {len(cards)} is too few.",
+            "mascarade.invalid.money",
+            makers=makers,
+            count=len(cards),
         )
 
 

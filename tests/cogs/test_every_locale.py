@@ -7,6 +7,7 @@ article, French spacing, and counts that agree with their noun."""
 
 from __future__ import annotations
 
+import ast
 import logging
 import random
 import re
@@ -14,13 +15,15 @@ import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
 from bot.app import game_extension
-from bot.ui.i18n import Plural, english_strings, t, translations
+from bot.ui import i18n
+from bot.ui.i18n import Plural, Text, english_strings, t, translations
 from bot.ui.limits import (
     BUTTON_LABEL,
     CONTENT,
@@ -52,6 +55,7 @@ from games.complots import Character as Role
 from games.complots.models import ActionBlocked, ActionDeclared
 from games.mascarade import Character, MascaradeOptions
 from games.registry import GAMES, policy_for
+from tests.bot.ui.test_i18n import ROOT, keys_in
 from tests.cogs.contexts import table_context
 from tests.cogs.payloads import check_embed, check_items, check_panel
 from tests.games.mascarade.conformance import random_custom_set
@@ -622,3 +626,127 @@ def test_a_missing_text_is_caught(caplog: pytest.LogCaptureFixture) -> None:
     assert [r.getMessage() for r in caplog.records if r.name == "bot.i18n"] == [
         "missing translation key 'complots.no_such_text'"
     ]
+
+
+# --- no text is left unused -------------------------------------------------------------------
+
+
+def keys_named_in_code() -> set[str]:
+    """Keys the code names literally, outside the English strings themselves."""
+    return {
+        key
+        for folder in ("bot", "cogs")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.name != "strings.py" and "locales" not in path.parts
+        for key in keys_in(path)
+    }
+
+
+@dataclass
+class CodeWords:
+    """The string literals of a game's cog (not its strings), and the fixed starts of
+    its f-strings (``f"now.{stage}"`` starts ``now.``): what its keys are built of."""
+
+    literals: set[str] = field(default_factory=set)
+    starts: set[str] = field(default_factory=set)
+
+
+def code_words(name: str) -> CodeWords:
+    """The words of game ``name``'s cog and rules."""
+    return words_in(
+        [*(ROOT / "cogs" / name).rglob("*.py"), *(ROOT / "games" / name).rglob("*.py")], name
+    )
+
+
+def words_in(paths: list[Path], name: str) -> CodeWords:
+    words = CodeWords()
+    for path in sorted(paths):
+        if path.name == "strings.py":  # the texts themselves
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                words.literals.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and node.values:
+                first = node.values[0]
+                start = str(first.value) if isinstance(first, ast.Constant) else ""
+                if start.endswith(".") and start != f"{name}.":  # a family, not the game
+                    words.starts.add(start)
+    return words
+
+
+def test_every_platform_text_is_used() -> None:
+    """The platform's texts (not its slash commands': the translator's tests hold
+    those to the command tree) are each named or built by the platform's code."""
+    paths = [
+        *(ROOT / "bot").rglob("*.py"),
+        *(ROOT / "cogs").rglob("*.py"),
+        ROOT / "games" / "base.py",
+    ]
+    words = words_in([p for p in paths if "locales" not in p.parts], "")
+    unused = sorted(
+        key
+        for key in i18n.area_strings(i18n.CORE)
+        if not key.startswith("command.")
+        and key not in words.literals
+        and not any(key.startswith(start) for start in words.starts)
+    )
+    assert not unused, f"{len(unused)} platform texts nothing shows: {unused}"
+
+
+def event_types(name: str) -> set[str]:
+    """The ``type`` of every event the game's engine emits."""
+    found: set[str] = set()
+    stack: list[type[Event]] = [Event]
+    while stack:
+        model = stack.pop()
+        stack.extend(model.__subclasses__())
+        kind = model.model_fields.get("type")
+        if model.__module__.startswith(f"games.{name}.") and kind and kind.default:
+            found.add(str(kind.default))
+    return found
+
+
+def built_by_code(key: str, name: str, words: CodeWords, events: set[str]) -> bool:
+    """Whether the game's code builds ``key``: named whole or relative to the game
+    (``self.text(ctx, "now.turn")``, a picture's ``self.text("title")``), from a
+    family its f-strings name (``f"annex.{annex}"``), or an event's line
+    (``<game>.log.<event type>``)."""
+    rest = key.removeprefix(f"{name}.")
+    parts = [key, rest]
+    parts += [rest.removeprefix(p) for p in ("pic.", "picture.") if rest.startswith(p)]
+    for part in parts:
+        if part in words.literals or any(part.startswith(s) for s in words.starts):
+            return True
+    kind, _, event = rest.partition(".")
+    return kind in ("log", "dm") and event.split(".")[0] in events
+
+
+class Asked(dict[str, Text]):
+    """The English texts, noting each key a text is asked for."""
+
+    def __init__(self, strings: dict[str, Text]) -> None:
+        super().__init__(strings)
+        self.asked: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.add(key)
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_text_of_a_game_is_used(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each English text of the game is asked for by its playouts (read in every
+    language), or named or built by its code (``built_by_code``): a text nothing
+    shows is a text the translators should not have to keep."""
+    asked = Asked(english_strings())
+    monkeypatch.setitem(i18n._loaded, i18n.DEFAULT_LOCALE, asked)
+    game = GAMES[name]
+    for players in range(game.min_players, game.max_players + 1):
+        read_playouts(name, players)
+    words, events = code_words(name), event_types(name)
+    unused = sorted(
+        key
+        for key in set(i18n.area_strings(name)) - asked.asked - keys_named_in_code()
+        if not built_by_code(key, name, words, events)
+    )
+    assert not unused, f"{len(unused)} texts of {name} nothing shows: {unused}"

@@ -253,6 +253,9 @@ def test_a_custom_set_is_parsed_and_checked_by_the_engine() -> None:
     with pytest.raises(Refusal) as no_judge:
         parse_characters("Bishop, King, Queen, Thief, Cheat, Witch", None)
     assert "Judge must always be in" in str(no_judge.value.params["reason"])
+    with pytest.raises(Refusal) as in_italian:
+        parse_characters("Vescovo, Re, regina, Ladro, Baro, Strega", "it")
+    assert "Il Giudice deve essere sempre in gioco." in str(in_italian.value.params["reason"])
     with pytest.raises(Refusal) as one_peasant:
         parse_characters("Judge, King, Queen, Peasant, Witch, Cheat, Bishop, Fool", None)
     assert "Peasants always come as a pair" in str(one_peasant.value.params["reason"])

@@ -305,7 +305,7 @@ async def test_the_character_set_option(fake_discord: FakeDiscord, tmp_path: Pat
     async with fake.running(world.bot()) as bot:
         unknown = await fake.slash(alice, world.channel, "mascarade", characters="Judge, Jester")
         await unknown.wait_response()
-        assert unknown.ephemeral and "unknown character(s): Jester" in unknown.content
+        assert unknown.ephemeral and "unknown character: Jester" in unknown.content
         bad = await fake.slash(
             alice, world.channel, "mascarade", characters="King, Queen, Fool, Witch, Cheat, Spy"
         )
@@ -332,3 +332,10 @@ async def test_the_character_set_option(fake_discord: FakeDiscord, tmp_path: Pat
         await start.wait_response()
         assert start.ephemeral and "With 5 players the game uses 6 cards" in start.content
         assert await table.status() is TableStatus.LOBBY
+        alice.locale = "fr"
+        french = await table.click_label(alice, "Start")
+        await french.wait_response()
+        assert french.content == (
+            "Ces options ne donnent pas une partie jouable\u202f: À 5 joueurs, la partie utilise"
+            " 6 cartes (une chacun, les autres au centre), pas 7."
+        ), "the engine's reason, in the clicker's language"

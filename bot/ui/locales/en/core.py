@@ -20,6 +20,8 @@ STRINGS: dict[str, str] = {
     "refusal.creator_cannot_leave": "You created this table: cancel it instead of leaving.",
     "refusal.too_few_players": "At least {minimum} players are needed to start.",
     "refusal.invalid_options": "These options do not make a playable game: {reason}",
+    "options.player_count": "{game} needs {minimum} to {maximum} players, not {players}.",
+    "options.first_player": "There is no seat {seat} to start.",
     "refusal.no_such_seat": "There is no such player at that table.",
     "refusal.already_out": "That player is already out of this game.",
     "refusal.no_table_here": "There is no open table in this channel.",
