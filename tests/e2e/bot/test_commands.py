@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.bot.ui.test_command_translator import COMMANDS
 from tests.e2e.fake_discord.interactions import InteractionRefused
 
 from .harness import MANAGE_GUILD, World
@@ -18,18 +19,7 @@ from .harness import MANAGE_GUILD, World
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 GUILD_CONTEXT = 0
 SUBCOMMAND_TYPES = (1, 2)  # SUB_COMMAND, SUB_COMMAND_GROUP
-EXPECTED = {
-    "bloody_inn",
-    "complots",
-    "conspiracy",
-    "hand",
-    "history",
-    "leaderboard",
-    "mascarade",
-    "mod",
-    "stats",
-    "table",
-}
+EXPECTED = COMMANDS
 
 
 def walk(command: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
