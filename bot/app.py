@@ -30,6 +30,7 @@ from .ui.controller import Controller, expired, tell
 from .ui.i18n import language_of, t
 from .ui.presenter import AnyPresenter
 from .ui.renderer import Renderer
+from .ui.replay_view import Replays
 
 log = logging.getLogger("bot")
 
@@ -107,6 +108,7 @@ class GameMasterBot(commands.Bot):
             self.presenters, settings.away_after, every_line=settings.channel_log == "all"
         )
         self.clicks = Controller(self.tables, self.presenters, self.is_moderator, self.renderer)
+        self.replays = Replays(self.repo, self.presenters, settings.away_after)
 
     async def setup_hook(self) -> None:
         await self.repo.open()
@@ -174,6 +176,8 @@ class GameMasterBot(commands.Bot):
             await self.clicks.on_select(
                 interaction, int(match["table"]), int(match["version"]), match["code"], values
             )
+        elif self.replays.handles(custom_id):
+            await self.replays.on_component(interaction)
         else:
             await self.clicks.on_foreign(interaction, custom_id)
 

@@ -361,6 +361,7 @@ class TableService:
                 rematch_of=table_id,
                 takeover=old.table.takeover,
                 language=old.table.language,
+                hidden=old.table.hidden,
                 creator_locale=order[0].locale,
             )
         except ChannelBusy as busy:
@@ -503,6 +504,16 @@ class TableService:
         async with self._lock(table_id):
             await self._lobby_of_creator(table_id, user_id, moderator)
             await self.repo.set_takeover(table_id, takeover)
+            self.forget(table_id)
+            return await self._notify(table_id)
+
+    async def set_hidden(
+        self, table_id: int, user_id: int, hidden: bool, *, moderator: bool
+    ) -> Snapshot:
+        """The creator decides whether the live table is hidden from non-players."""
+        async with self._lock(table_id):
+            await self._lobby_of_creator(table_id, user_id, moderator)
+            await self.repo.set_hidden(table_id, hidden)
             self.forget(table_id)
             return await self._notify(table_id)
 
@@ -871,7 +882,7 @@ class TableService:
             status=TableStatus.FINISHED if finished else None,
             removed_seat=removed_seat,
             strikes=strikes,
-            outbox=self.announcer.announce(after),
+            outbox=self.announcer.announce(_announced(after)),
             record=None if result is None else self._record(after, GameOutcome.FINISHED, result),
         )
         if not committed:
@@ -953,6 +964,16 @@ class TableService:
             except Exception:
                 log.exception("telling %r about table %s failed", listener, table_id)
         return snapshot
+
+
+def _announced(snap: Snapshot) -> Snapshot:
+    """The step as the announcer tells it: while a hidden table runs, its public
+    events are not told (the channel gets the start and the end; each player still
+    gets its private lines)."""
+    table = snap.table
+    if not table.hidden or table.status is not TableStatus.RUNNING:
+        return snap
+    return replace(snap, events=[event for event in snap.events if not event.public])
 
 
 def _same_window(snap: Snapshot, version: int) -> bool:

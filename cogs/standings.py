@@ -11,6 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage.models import Standing
+from bot.ui.components import view_of
+from bot.ui.replay_view import replay_select
 from bot.ui.standings import history_embed, leaderboard_embed, stats_embed
 from games.registry import GAMES
 
@@ -82,8 +84,10 @@ class StandingsCog(commands.Cog):
         records = await self.bot.repo.recent_records(
             interaction.guild.id, game=game.value if game else None, limit=HISTORY_LENGTH
         )
-        embed = history_embed(records, interaction.locale.value)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        locale = interaction.locale.value
+        embed = history_embed(records, locale)
+        view = view_of([replay_select(records, locale)]) if records else discord.utils.MISSING
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot: GameMasterBot) -> None:

@@ -57,6 +57,9 @@ class TableRecord(Record):
     buttons even when its state version did not move)."""
     language: str = "en"
     """The language of the table's public messages, lines and pictures."""
+    hidden: bool = False
+    """While the game runs, only its players see the table (its message shows who
+    plays and who is asked, its channel gets the start and the end)."""
 
 
 class SeatRecord(Record):

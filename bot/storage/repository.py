@@ -81,9 +81,11 @@ class Repository(Protocol):
         takeover: bool = True,
         language: str = "en",
         creator_locale: str | None = None,
+        hidden: bool = False,
     ) -> TableRecord:
         """A new lobby speaking ``language``, with its creator in seat 0 (its DMs in
-        ``creator_locale``). Raises ChannelBusy."""
+        ``creator_locale``), ``hidden`` from non-players while it runs. Raises
+        ChannelBusy."""
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
@@ -116,6 +118,9 @@ class Repository(Protocol):
 
     async def set_language(self, table_id: int, language: str) -> None:
         """The language of the table's public messages. Raises UnknownTable."""
+
+    async def set_hidden(self, table_id: int, hidden: bool) -> None:
+        """Whether the running table is hidden from non-players. Raises UnknownTable."""
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the table's deadline when the status is not RUNNING."""

@@ -195,6 +195,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         """,
         "CREATE INDEX ratings_by_rank ON ratings (guild_id, game, ordinal DESC)",
     ),
+    # 7: a table hidden from non-players while its game runs (spectators)
+    ("ALTER TABLE tables ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0",),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -102,7 +102,7 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version, takeover, rendered_status, language"
+    " rendered_version, takeover, rendered_status, language, hidden"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer, locale"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
@@ -145,6 +145,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         takeover=bool(row["takeover"]),
         rendered_status=None if row["rendered_status"] is None else row["rendered_status"],
         language=row["language"],
+        hidden=bool(row["hidden"]),
     )
 
 
@@ -598,6 +599,7 @@ class SqliteRepository:
         takeover: bool = True,
         language: str = "en",
         creator_locale: str | None = None,
+        hidden: bool = False,
     ) -> TableRecord:
         now = self._clock()
 
@@ -606,8 +608,8 @@ class SqliteRepository:
                 cursor = db.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, creator_id,"
                     " options_json, turn_timeout, reaction_timeout, choice_timeout, rematch_of,"
-                    " created_at, updated_at, takeover, language)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created_at, updated_at, takeover, language, hidden)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -623,6 +625,7 @@ class SqliteRepository:
                         now,
                         int(takeover),
                         language,
+                        int(hidden),
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -651,6 +654,7 @@ class SqliteRepository:
             updated_at=now,
             takeover=takeover,
             language=language,
+            hidden=hidden,
         )
 
     async def get_table(self, table_id: int) -> TableRecord | None:
@@ -693,6 +697,9 @@ class SqliteRepository:
 
     async def set_language(self, table_id: int, language: str) -> None:
         await self._update_table(table_id, "language", language)
+
+    async def set_hidden(self, table_id: int, hidden: bool) -> None:
+        await self._update_table(table_id, "hidden", int(hidden))
 
     async def _update_table(self, table_id: int, column: str, value: int | str) -> None:
         """Sets one column (and updated_at) of an existing table."""

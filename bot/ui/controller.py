@@ -16,6 +16,7 @@ unexpected error is logged and still answered politely.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Coroutine
 from functools import partial
@@ -30,13 +31,16 @@ from games.ai import Level
 from .codec import BadCode, choice_models, decode
 from .components import table_named, view_of
 from .i18n import language_of, t
-from .presenter import AnyPresenter, Panel, TableContext
+from .presenter import AnyPresenter, Panel, TableContext, refresh_button
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
 log = logging.getLogger("bot.clicks")
 
+PICTURE = "table.png"
+"""The file name of a drawn board in a watch panel (its embed shows it)."""
+REFRESH = "ui.watch.refresh"
 ANSWER_BUDGET = 1.5
 """Seconds of work before a click is answered first (Discord allows 3)."""
 UNKNOWN_INTERACTION = 10062
@@ -95,13 +99,31 @@ def check_place(interaction: discord.Interaction[Any], table: TableRecord) -> No
 def _tables_on(message: discord.Message) -> set[int]:
     """The tables whose components ``message`` shows (as Discord sent it)."""
     tables: set[int] = set()
+    for custom_id in _custom_ids(message):
+        table_id = table_named(custom_id)
+        if table_id is not None:
+            tables.add(table_id)
+    return tables
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    """The custom_ids of the components ``message`` shows (as Discord sent it)."""
+    ids: list[str] = []
     for row in message.components:
         for component in getattr(row, "children", [row]):
             custom_id = getattr(component, "custom_id", None)
-            table_id = table_named(custom_id) if isinstance(custom_id, str) else None
-            if table_id is not None:
-                tables.add(table_id)
-    return tables
+            if isinstance(custom_id, str):
+                ids.append(custom_id)
+    return ids
+
+
+def _is_watch_panel(message: discord.Message | None) -> bool:
+    """An ephemeral watch panel (it shows a Refresh button)."""
+    return (
+        message is not None
+        and message.flags.ephemeral
+        and any(custom_id.endswith(f":{REFRESH}") for custom_id in _custom_ids(message))
+    )
 
 
 async def _wrong_place() -> None:
@@ -137,6 +159,8 @@ def _panel_message(panel: Panel) -> dict[str, Any]:
         message["embed"] = panel.embed
     if panel.items:
         message["view"] = view_of(panel.items)
+    if panel.files:
+        message["files"] = panel.files
     return message
 
 
@@ -171,6 +195,8 @@ class TableMessages(Protocol):
     def needs_carrier(self, table_id: int) -> bool: ...
 
     async def direct_message(self, user_id: int, content: str) -> bool: ...
+
+    async def picture_of(self, ctx: TableContext) -> bytes | None: ...
 
 
 class Controller:
@@ -282,12 +308,7 @@ class Controller:
 
     @staticmethod
     async def show_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
-        kwargs: dict[str, Any] = {"content": panel.content, "ephemeral": True}
-        if panel.embed is not None:
-            kwargs["embed"] = panel.embed
-        if panel.items:
-            kwargs["view"] = view_of(panel.items)
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(**_panel_message(panel))
 
     # --- choices ---------------------------------------------------------------------
 
@@ -314,13 +335,26 @@ class Controller:
             seat = snapshot.seat_of(interaction.user.id)
             if seat is None:
                 return None
-            ctx = TableContext(snapshot, locale, self.service.away_after)
+            ctx = TableContext(snapshot, locale, self.service.away_after, player=True)
             presenter = self.presenters[table.game]
             return presenter.after_choice(ctx, seat.seat, choice, snapshot.events)
 
         message = interaction.message
         private = message is not None and message.flags.ephemeral
+        watching = _is_watch_panel(message)
+
+        async def step_then_watch() -> Panel | None:
+            """A choice made in a watch panel: the panel follows the table."""
+            panel = await step()
+            if panel is not None:
+                return panel
+            snapshot = await self.service.snapshot(table_id)
+            return await self.watch_panel(snapshot, interaction.user.id, locale)
+
         done = Panel(content=t("table.choice_done", locale)) if private else None
+        if watching:
+            await self.answer_after(interaction, step_then_watch(), private=True, table=table)
+            return
         await self.answer_after(interaction, step(), private=private, default=done, table=table)
 
     async def answer_after(
@@ -397,14 +431,14 @@ class Controller:
             return
         view = view_of(panel.items) if panel.items else None
         if private:
+            edit: dict[str, Any] = {"content": panel.content, "embed": panel.embed, "view": view}
+            message = interaction.message
+            if panel.files or (message is not None and message.attachments):
+                edit["attachments"] = panel.files  # a drawn board is replaced or goes
             if deferred:
-                await interaction.edit_original_response(
-                    content=panel.content, embed=panel.embed, view=view
-                )
+                await interaction.edit_original_response(**edit)
             else:
-                await interaction.response.edit_message(
-                    content=panel.content, embed=panel.embed, view=view
-                )
+                await interaction.response.edit_message(**edit)
             return
         if deferred:
             await interaction.followup.send(**_panel_message(panel))
@@ -421,6 +455,16 @@ class Controller:
         service = self.service
         if code == "ui.hand":
             await self._hand(interaction, table)
+        elif code in ("ui.watch", REFRESH):
+            await self._watch(interaction, table, code)
+        elif code.startswith("ui.hidden."):
+            moderator = await self.is_moderator(interaction, table.guild_id)
+            hidden = code == "ui.hidden.on"
+            await self.answer_after(
+                interaction,
+                service.set_hidden(table_id, user.id, hidden, moderator=moderator),
+                table=table,
+            )
         elif code == "ui.join":
             await self.answer_after(interaction, self._join(interaction, table_id), table=table)
         elif code == "ui.leave":
@@ -497,7 +541,7 @@ class Controller:
             raise Refusal("not_seated")
         if snapshot.state is None:
             raise Refusal("not_running")
-        ctx = TableContext(snapshot, interaction.locale.value, self.service.away_after)
+        ctx = TableContext(snapshot, interaction.locale.value, self.service.away_after, player=True)
         return snapshot, seat.seat, ctx, self.presenters[snapshot.table.game]
 
     async def _hand(self, interaction: discord.Interaction[Any], table: TableRecord) -> None:
@@ -531,6 +575,49 @@ class Controller:
         self.messages.carry(table.id, interaction)
         await interaction.followup.send(**_panel_message(panel))
 
+    async def _watch(
+        self, interaction: discord.Interaction[Any], table: TableRecord, code: str
+    ) -> None:
+        """Watch opens the clicker's watch panel; its Refresh updates that same panel
+        (a Refresh anywhere else opens a new one)."""
+        locale = interaction.locale.value
+
+        async def panel() -> Panel:
+            snapshot = await self.service.snapshot(table.id)
+            return await self.watch_panel(snapshot, interaction.user.id, locale)
+
+        if code == REFRESH and _is_watch_panel(interaction.message):
+            await self.answer_after(interaction, panel(), private=True)
+        else:
+            await self._open_panel(interaction, table, await panel())
+
+    async def watch_panel(self, snapshot: Snapshot, user_id: int, locale: str | None) -> Panel:
+        """The table as spectators see it (the final table once it is over) with its
+        drawn board, privately, and a Refresh button. A player's panel also holds the
+        table message's buttons, so that a hidden table is played from it; a hidden
+        table's non-players are refused."""
+        if snapshot.state is None:
+            raise Refusal("not_running")
+        seat = snapshot.seat_of(user_id)
+        ctx = TableContext(snapshot, locale, self.service.away_after, player=seat is not None)
+        if ctx.hidden:
+            return Panel(content=t("watch.hidden_refused", locale))
+        presenter = self.presenters[snapshot.table.game]
+        running = snapshot.table.status is TableStatus.RUNNING
+        embed = presenter.table_embed(ctx)
+        files: list[discord.File] = []
+        if (png := await self.messages.picture_of(ctx)) is not None:
+            embed.set_image(url=f"attachment://{PICTURE}")
+            files.append(discord.File(io.BytesIO(png), filename=PICTURE))
+        items = presenter.table_items(ctx) if running and seat is not None else []
+        header = "watch.header" if running else "watch.header_over"
+        return Panel(
+            content=t(header, locale, table=ctx.table_id),
+            embed=embed,
+            items=[*items, refresh_button(ctx)],
+            files=files,
+        )
+
     async def _log(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self.show_panel(interaction, await self.log_panel(table_id, interaction.locale.value))
 
@@ -538,6 +625,8 @@ class Controller:
         snapshot = await self.service.snapshot(table_id)
         events = await self.service.public_log(table_id)
         ctx = TableContext(snapshot, locale, self.service.away_after)
+        if ctx.hidden:
+            return Panel(content=t("watch.log_hidden", locale))
         lines = self.presenters[snapshot.table.game].event_lines(ctx, events)
         text = "\n".join(lines[-40:]) or t("table.log_empty", locale)
         embed = discord.Embed(

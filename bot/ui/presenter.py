@@ -81,6 +81,8 @@ class Panel:
     content: str
     embed: discord.Embed | None = None
     items: list[Item] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)
+    """Attachments (a drawn board, shown by the embed's ``attachment://`` image)."""
 
     def __post_init__(self) -> None:
         self.content = cut(self.content, CONTENT)
@@ -96,6 +98,9 @@ class TableContext:
     snapshot: Snapshot
     locale: str | None = None
     away_after: int = 3
+    player: bool = False
+    """The reader plays at this table (its private watch panel): a hidden table is
+    not hidden from it."""
 
     @property
     def table_id(self) -> int:
@@ -104,6 +109,13 @@ class TableContext:
     @property
     def version(self) -> int:
         return self.snapshot.version or 0
+
+    @property
+    def hidden(self) -> bool:
+        """The game runs hidden from non-players: public messages show who plays and
+        who is asked, nothing else (see ``hidden_embed``)."""
+        table = self.snapshot.table
+        return table.hidden and table.status is TableStatus.RUNNING and not self.player
 
     def name(self, seat: Seat, *, marked: bool = True) -> str:
         """The seat's name for message text and embeds (escaped: it cannot ping, link
@@ -358,7 +370,9 @@ class GamePresenter(ABC, Generic[StateT, ViewT]):
         return event_type(event) in self.notable_events
 
     def event_lines(self, ctx: TableContext, events: Sequence[Event]) -> list[str]:
-        """Short public lines for the channel."""
+        """Short public lines for the channel (none while the table is hidden)."""
+        if ctx.hidden:
+            return []
         return [line for e in events if e.public if (line := self.event_text(ctx, e, "log"))]
 
     def private_texts(self, ctx: TableContext, seat: Seat, events: Sequence[Event]) -> list[str]:
@@ -477,6 +491,7 @@ def lobby_embed(ctx: TableContext, presenter: AnyPresenter) -> discord.Embed:
             (
                 presenter.options_summary(snap.table.options_json, ctx.locale),
                 t(f"lobby.takeover.{'on' if snap.table.takeover else 'off'}", ctx.locale),
+                t(f"lobby.hidden.{'on' if snap.table.hidden else 'off'}", ctx.locale),
                 t("lobby.language", ctx.locale, language=AUTONYMS[language_of(ctx.locale)]),
             )
         ),
@@ -496,6 +511,7 @@ def _lobby_name(ctx: TableContext, seat: int) -> str:
 def lobby_items(ctx: TableContext) -> list[Item]:
     table, locale = ctx.table_id, ctx.locale
     takeover = "off" if ctx.snapshot.table.takeover else "on"
+    hidden = "off" if ctx.snapshot.table.hidden else "on"
     return [
         GameButton(
             table, 0, "ui.join", label=t("lobby.join", locale), style=discord.ButtonStyle.success
@@ -520,6 +536,9 @@ def lobby_items(ctx: TableContext) -> list[Item]:
             f"ui.takeover.{takeover}",
             label=t(f"lobby.set_takeover.{takeover}", locale),
             row=1,
+        ),
+        GameButton(
+            table, 0, f"ui.hidden.{hidden}", label=t(f"lobby.set_hidden.{hidden}", locale), row=1
         ),
         language_select(ctx),
     ]
@@ -546,6 +565,45 @@ def hand_button(ctx: TableContext) -> Item:
     return GameButton(
         ctx.table_id, 0, "ui.hand", label=t("table.my_hand", ctx.locale), emoji="🃏", row=4
     )
+
+
+def watch_button(ctx: TableContext) -> Item:
+    """Opens the clicker's private spectator view of the table (the watch panel)."""
+    return GameButton(
+        ctx.table_id, 0, "ui.watch", label=t("watch.button", ctx.locale), emoji="👁️", row=4
+    )
+
+
+def refresh_button(ctx: TableContext) -> Item:
+    """Updates the watch panel it is on to the table as it is now."""
+    return GameButton(
+        ctx.table_id, 0, "ui.watch.refresh", label=t("watch.refresh", ctx.locale), emoji="🔄", row=4
+    )
+
+
+def hidden_embed(ctx: TableContext, presenter: AnyPresenter) -> discord.Embed:
+    """The public table message of a hidden running table: the players and who is
+    asked something now, with the deadline; no card, coin, line or board."""
+    snap = ctx.snapshot
+    asked = presenter.game.awaiting(snap.state) if snap.state is not None else []
+    embed = discord.Embed(
+        title=f"{presenter.text(ctx, 'table_title', table=ctx.table_id)} · "
+        f"{t('watch.hidden_title', ctx.locale)}",
+        description=t("watch.hidden_description", ctx.locale),
+        colour=presenter.colour,
+    )
+    players = "\n".join(
+        f"{seat + 1}. {ctx.name(seat)}"
+        for seat in range(len(snap.seats))
+        if not snap.seats[seat].removed
+    )
+    embed.add_field(name=t("watch.players", ctx.locale), value=players, inline=False)
+    turn = ", ".join(ctx.name(seat) for seat in asked) or t("watch.nobody", ctx.locale)
+    if countdown := ctx.countdown():
+        turn = f"{turn} · {countdown}"
+    embed.add_field(name=t("watch.turn", ctx.locale), value=turn, inline=False)
+    embed.set_footer(text=t("table.footer", ctx.locale, table=ctx.table_id))
+    return fit_embed(embed)
 
 
 def finished_items(ctx: TableContext) -> list[Item]:

@@ -40,8 +40,10 @@ from .presenter import (
     TableContext,
     finished_items,
     hand_button,
+    hidden_embed,
     lobby_embed,
     lobby_items,
+    watch_button,
 )
 from .writes import Writes, discord_budget
 
@@ -546,12 +548,7 @@ class Renderer:
     async def _picture(self, ctx: TableContext, embed: discord.Embed) -> discord.File | None:
         """The table's picture as a file to upload, or None when it did not change
         since the last upload (the message keeps its attachment) or there is none."""
-        if ctx.snapshot.table.status is not TableStatus.RUNNING and ctx.snapshot.state is None:
-            return None
-        presenter = self.presenter(ctx.snapshot)
-        if not presenter.draws_picture:
-            return None
-        png = await asyncio.to_thread(presenter.table_image, ctx)
+        png = await self.picture_of(ctx)
         if png is None:
             return None
         embed.set_image(url=f"attachment://{PICTURE}")
@@ -560,6 +557,16 @@ class Renderer:
             return None
         self._pictures[ctx.table_id] = digest
         return discord.File(io.BytesIO(png), filename=PICTURE)
+
+    async def picture_of(self, ctx: TableContext) -> bytes | None:
+        """The table's drawn board as a PNG (public: drawn from the spectator view), or
+        None: the game draws none, the table has no game yet, or it is hidden."""
+        if ctx.snapshot.state is None or ctx.hidden:
+            return None
+        presenter = self.presenter(ctx.snapshot)
+        if not presenter.draws_picture:
+            return None
+        return await asyncio.to_thread(presenter.table_image, ctx)
 
     async def _rendered(self, snapshot: Snapshot) -> None:
         if self._is_shown(snapshot):
@@ -576,9 +583,11 @@ class Renderer:
         if status in (TableStatus.LOBBY, TableStatus.CANCELLED) and snapshot.state is None:
             items = lobby_items(ctx) if status is TableStatus.LOBBY else []
             return lobby_embed(ctx, presenter), items
+        if ctx.hidden:
+            return hidden_embed(ctx, presenter), [hand_button(ctx), watch_button(ctx)]
         embed = presenter.table_embed(ctx)
         if status is TableStatus.RUNNING:
-            return embed, [*presenter.table_items(ctx), hand_button(ctx)]
+            return embed, [*presenter.table_items(ctx), hand_button(ctx), watch_button(ctx)]
         if status is TableStatus.FINISHED:
             return embed, finished_items(ctx)
         return embed, []

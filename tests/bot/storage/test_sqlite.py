@@ -1368,7 +1368,8 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         [seat] = await repository.seats(table.id)
         assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 6
+        assert schema.SCHEMA_VERSION == 7
+        assert not table.hidden, "v7: existing tables are public, as before"
         assert await repository.undelivered(table.id) == [], "v4: an empty outbox"
         assert table.language == "en", "v5: existing tables speak English, as before"
         assert seat.locale is None, "v5: existing seats' DMs follow their table"
@@ -1456,6 +1457,37 @@ async def test_computer_seats_and_the_takeover_flag_are_stored(repo: SqliteRepos
     assert stored is not None and not stored.takeover
     with pytest.raises(UnknownTable):
         await repo.set_takeover(999, True)
+
+
+async def test_the_hidden_flag_is_stored_and_changed(repo: SqliteRepository) -> None:
+    table = await lobby(repo, channel_id=1)
+    assert not table.hidden, "a table is public unless its creator hides it"
+    await repo.set_hidden(table.id, True)
+    stored = await repo.get_table(table.id)
+    assert stored is not None and stored.hidden
+    await repo.set_hidden(table.id, False)
+    stored = await repo.get_table(table.id)
+    assert stored is not None and not stored.hidden
+    with pytest.raises(UnknownTable):
+        await repo.set_hidden(999, True)
+
+
+async def test_a_table_created_hidden_is_read_back_hidden(repo: SqliteRepository) -> None:
+    table = await repo.create_table(
+        guild_id=1,
+        channel_id=2,
+        game="complots",
+        creator_id=3,
+        creator_name="Ann",
+        options_json="{}",
+        timeouts=Timeouts(turn=60, reaction=20, choice=30),
+        hidden=True,
+    )
+    assert table.hidden
+    stored = await repo.open_table_in_channel(2)
+    assert stored is not None and stored.hidden
+    [listed] = await repo.list_tables(1, (TableStatus.LOBBY,))
+    assert listed.hidden
 
 
 async def test_languages_of_tables_and_seats_are_stored(repo: SqliteRepository) -> None:

@@ -46,6 +46,8 @@ FIXED_VERSION_CODES = (
     "ui.hand",
     "ui.rematch",
     "ui.log",
+    "ui.watch",
+    "ui.hidden.",
 )
 """Buttons always bound to version 0 (lobby, My hand, finished table), whatever the state."""
 

@@ -37,7 +37,7 @@ async def test_the_undertaker_asks_alice_how_to_pay_in_her_panel(world: World) -
         message = await table.message()
         description = message.embeds[0]["description"]
         assert "Police investigation: **alice** owes the undertaker 10 F" in description
-        assert labels(message) == ["Your turn…", "My hand"], "a private choice"
+        assert labels(message) == ["Your turn…", "My hand", "Watch"], "a private choice"
         channel = "\n".join(m.content for m in fake.channel_messages(world.channel))
         assert "🚨 **Police in the inn**" in channel
 

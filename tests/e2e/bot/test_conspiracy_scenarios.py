@@ -72,7 +72,7 @@ async def test_a_location_from_a_long_list_then_a_limited_recruit(world: World) 
         assert "🚧 Until **alice**'s next turn" in lines
 
         message = await table.message()
-        assert labels(message) == ["Reveal 1", "My hand"], "bob may only take the top Lord"
+        assert labels(message) == ["Reveal 1", "My hand", "Watch"], "bob may only take the top Lord"
         embed = message.embeds[0]
         assert "may only recruit the deck's top Lord" in str(embed["fields"])
         assert "Locations 1" in embed["description"].splitlines()[0]

@@ -30,7 +30,7 @@ async def test_random_games_by_clicks_to_a_winner(
     async with world.fake.running(world.bot()) as bot:
         table = await MascaradeTable.open(world, bot, players=players)
         message = await table.message()
-        assert labels(message) == ["Swap…", "My hand"], "the first four turns are swaps"
+        assert labels(message) == ["Swap…", "My hand", "Watch"], "the first four turns are swaps"
         await table.play_randomly(random.Random(seed))
         assert await table.status() is TableStatus.FINISHED
         final = await table.message()

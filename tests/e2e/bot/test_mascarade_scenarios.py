@@ -75,7 +75,12 @@ async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
         embed = await table.embed_text()
         assert "“I am the **King**!”" in embed and "Does **bob** contest?" in embed
         assert "<t:" in embed, "a live countdown"
-        assert labels(await table.message()) == ["I am the King!", "Stay silent", "My hand"]
+        assert labels(await table.message()) == [
+            "I am the King!",
+            "Stay silent",
+            "My hand",
+            "Watch",
+        ]
         await table.play(1, Contest(slot=0))
         await table.play(2, Pass())
         embed = await table.embed_text()

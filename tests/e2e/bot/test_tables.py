@@ -104,7 +104,7 @@ async def test_forced_assassination_is_the_only_choice(world: World) -> None:
     async with world.fake.running(world.bot()) as bot:
         table = await Table.open(world, bot)
         await rig(table, [[D, CA], [CO, AM], [A, D], [CA, CO]], turn=0, coins=[10, 2, 2, 2])
-        assert labels(await table.message()) == ["Assassination (7)", "My hand"]
+        assert labels(await table.message()) == ["Assassination (7)", "My hand", "Watch"]
         panel = await table.click_code(world.players[0], "ui.panel.target.coup")
         await panel.wait_response()
         select = next(c for row in panel.components for c in row["components"])
