@@ -27,7 +27,9 @@ from tests.e2e.fake_discord import (
     custom_id_of,
     labels,
 )
+from tests.e2e.fake_discord.errors import ApiError
 from tests.e2e.fake_discord.rest import GlobalLimit
+from tests.e2e.fake_discord.store import check_commands
 
 HAND_PNG = b"\x89PNG\r\n\x1a\nfake-hand"
 RULES = b"rules: be nice"
@@ -619,3 +621,43 @@ def test_the_global_limit_counts_a_rolling_second() -> None:
     assert limit.retry_after(10.5) == pytest.approx(0.5)
     assert limit.retry_after(11.0) == 0, "the first request left the window"
     assert limit.retry_after(11.1) == pytest.approx(0.1)
+
+
+def test_command_localizations_are_checked_like_discord_does() -> None:
+    """Discord refuses a sync whose localised names or descriptions break its rules."""
+    good = {
+        "name": "hand",
+        "description": "See your cards",
+        "name_localizations": {"it": "mano", "fr": "main"},
+        "description_localizations": {"fr": "Regarde tes cartes"},
+        "options": [
+            {
+                "type": 3,
+                "name": "game",
+                "description": "Which game",
+                "choices": [{"name": "The Bloody Inn", "value": "bloody_inn"}],
+            }
+        ],
+    }
+    check_commands([good])
+    bad = {
+        **good,
+        "name_localizations": {"it": "La Mano", "xx": "main"},
+        "description_localizations": {"fr": "x" * 101},
+        "options": [
+            {
+                **good["options"][0],  # type: ignore[index]
+                "choices": [
+                    {"name": "Inn", "value": "inn", "name_localizations": {"fr": ""}},
+                ],
+            }
+        ],
+    }
+    with pytest.raises(ApiError) as refused:
+        check_commands([bad])
+    assert set(refused.value.errors or {}) == {
+        "0.name_localizations.it",
+        "0.name_localizations.xx",
+        "0.description_localizations.fr",
+        "0.options.0.choices.0.name_localizations.fr",
+    }

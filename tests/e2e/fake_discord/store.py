@@ -65,6 +65,43 @@ DIRECT_MESSAGES_INTENT = 1 << 12
 TOKEN_LIFETIME = 15 * 60.0
 """Discord: an interaction token is valid for 15 minutes."""
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+DISCORD_LOCALES = frozenset(
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
+)
+"""The locales Discord takes in ``name_localizations`` and ``description_localizations``."""
 
 # (event name, data, intent needed or None, content needs MESSAGE_CONTENT)
 Emit = Callable[[str, JSON, int | None, bool], None]
@@ -369,7 +406,7 @@ class Store:
     # ---- application commands ------------------------------------------------------------
 
     def put_commands(self, guild_id: int | None, commands: list[JSON]) -> list[JSON]:
-        _check_commands(commands)
+        check_commands(commands)
         previous = self.commands_for(guild_id)
         known = {(str(c["name"]), int(c.get("type", 1))): str(c["id"]) for c in previous}
         echoed = [self._echo_command(guild_id, c, known) for c in commands]
@@ -519,7 +556,8 @@ class Store:
         return message
 
 
-def _check_commands(commands: Iterable[JSON]) -> None:
+def check_commands(commands: Iterable[JSON]) -> None:
+    """Discord's checks of a command sync (raises 400 / 50035 with each problem)."""
     problems: dict[str, str] = {}
     names: set[tuple[str, int]] = set()
     for i, command in enumerate(commands):
@@ -532,6 +570,26 @@ def _check_commands(commands: Iterable[JSON]) -> None:
         raise invalid_form(problems)
 
 
+def _check_localizations(command: JSON, path: str, *, chat_input: bool) -> dict[str, str]:
+    """A command's or option's localised names and descriptions: known locales, and
+    each within the limits of the default text (a chat command's name: Discord's
+    name rules, lowercase)."""
+    problems: dict[str, str] = {}
+    for locale, name in (command.get("name_localizations") or {}).items():
+        where = f"{path}.name_localizations.{locale}"
+        if locale not in DISCORD_LOCALES:
+            problems[where] = f"Invalid locale {locale!r}"
+        elif chat_input and (not COMMAND_NAME.match(str(name)) or name != str(name).lower()):
+            problems[where] = f"invalid command name {name!r}"
+    for locale, text in (command.get("description_localizations") or {}).items():
+        where = f"{path}.description_localizations.{locale}"
+        if locale not in DISCORD_LOCALES:
+            problems[where] = f"Invalid locale {locale!r}"
+        elif not 1 <= len(str(text)) <= 100:
+            problems[where] = "Must be between 1 and 100 in length."
+    return problems
+
+
 def _check_command(command: JSON, path: str, *, chat_input: bool) -> dict[str, str]:
     problems: dict[str, str] = {}
     name = str(command.get("name", ""))
@@ -540,6 +598,7 @@ def _check_command(command: JSON, path: str, *, chat_input: bool) -> dict[str, s
     description = command.get("description", "")
     if chat_input and not 1 <= len(description) <= 100:
         problems[f"{path}.description"] = "Must be between 1 and 100 in length."
+    problems.update(_check_localizations(command, path, chat_input=chat_input))
     options: list[JSON] = command.get("options") or []
     if len(options) > 25:
         problems[f"{path}.options"] = "Must be 25 or fewer in length."
@@ -550,5 +609,12 @@ def _check_command(command: JSON, path: str, *, chat_input: bool) -> dict[str, s
         seen_optional = seen_optional or not option.get("required", False)
         if len(option.get("choices") or []) > 25:
             problems[f"{path}.options.{j}.choices"] = "Must be 25 or fewer in length."
+        for k, choice in enumerate(option.get("choices") or []):
+            for locale, text in (choice.get("name_localizations") or {}).items():
+                where = f"{path}.options.{j}.choices.{k}.name_localizations.{locale}"
+                if locale not in DISCORD_LOCALES:
+                    problems[where] = f"Invalid locale {locale!r}"
+                elif not 1 <= len(str(text)) <= 100:
+                    problems[where] = "Must be between 1 and 100 in length."
         problems.update(_check_command(option, f"{path}.options.{j}", chat_input=True))
     return problems
