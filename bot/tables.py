@@ -600,6 +600,15 @@ class TableService:
             assert prompt is not None
             return prompt.default
 
+    async def follow_locale(self, table_id: int, user_id: int, locale: str) -> None:
+        """A seated player's client now speaks ``locale``: its next DMs do too."""
+        seat = (await self.snapshot(table_id)).seat_of(user_id)
+        if seat is None or seat.locale == locale:
+            return
+        async with self._lock(table_id):
+            await self.repo.update_seat(table_id, seat.seat, locale=locale)
+            self.forget(table_id)
+
     async def come_back(self, table_id: int, user_id: int) -> None:
         """A player marked away showed up (opened its hand): its seat is its own again."""
         async with self._lock(table_id):

@@ -152,6 +152,7 @@ class Repository(Protocol):
         *,
         away_strikes: int | None = None,
         removed: bool | None = None,
+        locale: str | None = None,
     ) -> None: ...
 
     # --- game state ---

@@ -883,13 +883,16 @@ class SqliteRepository:
         *,
         away_strikes: int | None = None,
         removed: bool | None = None,
+        locale: str | None = None,
     ) -> None:
         """Raises NotSeated when the seat does not exist."""
-        changes: dict[str, int] = {}
+        changes: dict[str, int | str] = {}
         if away_strikes is not None:
             changes["away_strikes"] = away_strikes
         if removed is not None:
             changes["removed"] = int(removed)
+        if locale is not None:
+            changes["locale"] = locale
 
         def work(db: sqlite3.Connection) -> None:
             if not changes:

@@ -263,6 +263,9 @@ class Controller:
             self.service.forget(table_id)
             table = (await self.service.snapshot(table_id)).table
         check_place(interaction, table)
+        await self.service.follow_locale(
+            table.id, interaction.user.id, language_of(interaction.locale.value)
+        )
         return table
 
     async def _guarded(

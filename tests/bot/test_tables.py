@@ -444,6 +444,15 @@ async def test_the_creator_chooses_the_table_language_in_the_lobby(
     assert (await service.snapshot(table)).table.language == "fr"
 
 
+async def test_a_seat_follows_its_players_language(service: TableService) -> None:
+    table = await lobby(service)
+    await service.join(table, USERS[1], "u1", "fr")
+    await service.follow_locale(table, USERS[1], "it")
+    await service.follow_locale(table, USERS[2], "it")  # not seated: nothing
+    assert [s.locale for s in (await service.repo.seats(table))] == [None, "it"]
+    assert [s.locale for s in (await service.snapshot(table)).seats] == [None, "it"]
+
+
 async def test_a_rematch_keeps_the_table_language_and_each_players_locale(
     service: TableService,
 ) -> None:

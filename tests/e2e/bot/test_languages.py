@@ -86,6 +86,12 @@ async def test_an_italian_guild_plays_in_italian_and_a_french_player_reads_frenc
         assert t("table.my_hand", "it") in labels(shown)
         assert t("table.recent", "it") in embed_text(shown.embeds)
 
+        bob.locale = "it"  # bob's client now speaks Italian: his next DMs follow it
+        mine = await private_answer(await table.click_label(bob, t("table.my_hand", "it")))
+        assert mine.content == presenter.hand(read_by("it"), 1).content
+        seats = (await bot.tables.snapshot(table.id)).seats
+        assert [s.locale for s in seats] == ["en", "it", "it"]
+
 
 async def test_the_creator_changes_the_table_language_in_the_lobby(world: World) -> None:
     fake = world.fake
