@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -501,21 +501,17 @@ class TableService:
         self, table_id: int, user_id: int, takeover: bool, *, moderator: bool
     ) -> Snapshot:
         """The creator decides whether a computer plays for players marked away."""
-        async with self._lock(table_id):
-            await self._lobby_of_creator(table_id, user_id, moderator)
-            await self.repo.set_takeover(table_id, takeover)
-            self.forget(table_id)
-            return await self._notify(table_id)
+        return await self._lobby_option(
+            table_id, user_id, moderator, lambda: self.repo.set_takeover(table_id, takeover)
+        )
 
     async def set_hidden(
         self, table_id: int, user_id: int, hidden: bool, *, moderator: bool
     ) -> Snapshot:
         """The creator decides whether the live table is hidden from non-players."""
-        async with self._lock(table_id):
-            await self._lobby_of_creator(table_id, user_id, moderator)
-            await self.repo.set_hidden(table_id, hidden)
-            self.forget(table_id)
-            return await self._notify(table_id)
+        return await self._lobby_option(
+            table_id, user_id, moderator, lambda: self.repo.set_hidden(table_id, hidden)
+        )
 
     async def set_language(
         self, table_id: int, user_id: int, language: str, *, moderator: bool
@@ -523,9 +519,21 @@ class TableService:
         """The creator chooses the language of the table's public messages."""
         if language not in LANGUAGES:
             raise Refusal("not_allowed")
+        return await self._lobby_option(
+            table_id, user_id, moderator, lambda: self.repo.set_language(table_id, language)
+        )
+
+    async def _lobby_option(
+        self,
+        table_id: int,
+        user_id: int,
+        moderator: bool,
+        write: Callable[[], Awaitable[None]],
+    ) -> Snapshot:
+        """A lobby option its creator (or a moderator) changes: ``write`` stores it."""
         async with self._lock(table_id):
             await self._lobby_of_creator(table_id, user_id, moderator)
-            await self.repo.set_language(table_id, language)
+            await write()
             self.forget(table_id)
             return await self._notify(table_id)
 
