@@ -16,25 +16,18 @@ from pathlib import Path
 import pytest
 
 from bot.replays import ReplayUnavailable, load_replay
-from bot.storage.models import ActionKind, Deadline, Timeouts
+from bot.storage.models import ActionKind, Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import Snapshot, TableService
 from games.ai import Level
 from games.registry import GAMES
+from tests.bot.schedulers import NoScheduler
 
 TIMEOUTS = Timeouts(turn=60, reaction=20, choice=30)
 PEOPLE = [301, 302, 303]
 MODERATOR = 999
 MAX_VERSIONS = 3000
 SEEDS = range(3)
-
-
-class NoScheduler:
-    def arm(self, deadline: Deadline) -> None:
-        pass
-
-    def disarm(self, table_id: int) -> None:
-        pass
 
 
 @dataclass

@@ -14,25 +14,18 @@ from typing import Any
 
 import pytest
 
-from bot.storage.models import ActionKind, Deadline, Timeouts
+from bot.storage.models import ActionKind, Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import Refusal, TableService
 from games.base import GameState
 from games.entry import AnyGame
 from games.registry import GAMES
+from tests.bot.schedulers import NoScheduler
 
 USERS = [201, 202, 203, 204]
 TIMEOUTS = Timeouts(turn=60, reaction=20, choice=30)
 ROUNDS = 120
 SEED = 4242
-
-
-class NoScheduler:
-    def arm(self, deadline: Deadline) -> None:
-        pass
-
-    def disarm(self, table_id: int) -> None:
-        pass
 
 
 @dataclass

@@ -13,7 +13,7 @@ import pytest
 
 from bot.languages import LANGUAGES
 from bot.replays import load_replay
-from bot.storage.models import Deadline, Timeouts
+from bot.storage.models import Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import TableService
 from bot.ui.i18n import t
@@ -21,16 +21,9 @@ from bot.ui.limits import EMBED_DESCRIPTION, EMBED_FIELDS, EMBED_TOTAL, FIELD_VA
 from bot.ui.presenter import AnyPresenter
 from bot.ui.replay_view import Replays, target
 from games.registry import GAMES
+from tests.bot.schedulers import NoScheduler
 
 LONG_NAME = "*Very_long~name|with**marks*"
-
-
-class NoScheduler:
-    def arm(self, deadline: Deadline) -> None:
-        pass
-
-    def disarm(self, table_id: int) -> None:
-        pass
 
 
 @pytest.fixture
