@@ -1,4 +1,6 @@
 """`python -m bot`: start the bot with the settings of the environment / `.env`.
+(`python -m bot migrate --from … --to …` copies a SQLite database into PostgreSQL:
+see bot.migrate.)
 
 Exits with a one-line message (no traceback) when the token is missing or
 rejected (exit code 2). When Discord cannot be reached at start-up (connection
@@ -24,7 +26,7 @@ import discord
 import yarl
 from pydantic import ValidationError
 
-from .app import GameMasterBot
+from .app import create_bot
 from .config import Settings
 
 
@@ -58,7 +60,7 @@ def unreachable_reason(error: BaseException) -> str:
 
 async def serve(settings: Settings, stop: asyncio.Event) -> int:
     """One bot, from login until `stop` is set (0) or it fails (raises)."""
-    bot = GameMasterBot(settings)
+    bot = create_bot(settings)
     async with bot:
         runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
         stopper = asyncio.create_task(stop.wait())
@@ -108,13 +110,19 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate"]:
+        from .migrate import main as migrate
+
+        return migrate(args[1:])
     try:
         settings = Settings()
     except ValidationError as error:
         first = error.errors()[0]
+        where = ".".join(map(str, first["loc"])).upper()
         print(
-            f"Bad setting {'.'.join(map(str, first['loc'])).upper()}: {first['msg']}",
+            f"Bad setting {where}: {first['msg']}" if where else f"Bad settings: {first['msg']}",
             file=sys.stderr,
         )
         return 2

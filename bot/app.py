@@ -18,9 +18,10 @@ from games.registry import GAMES
 
 from .autoplay import Autoplay
 from .config import Settings
+from .records import RecordKeeper
+from .storage import repository_for
 from .storage.models import Deadline, Timeouts
 from .storage.repository import Repository
-from .storage.sqlite import SqliteRepository
 from .tables import Refusal, TableService
 from .timers import Scheduler
 from .ui.announcer import TableAnnouncer
@@ -87,7 +88,7 @@ class GameMasterBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.repo: Repository = repo or SqliteRepository(settings.database_path)
+        self.repo: Repository = repo or repository_for(settings)
         self.scheduler = Scheduler(self._fire)
         self.tables = TableService(self.repo, self.scheduler, away_after=settings.away_after)
         if seeds is not None:
@@ -103,7 +104,8 @@ class GameMasterBot(commands.Bot):
             rest_per_second=settings.rest_per_second,
         )
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
-        self.tables.listeners = [self.renderer, self.autoplay]
+        self.records = RecordKeeper(self.repo)
+        self.tables.listeners = [self.renderer, self.autoplay, self.records]
         self.tables.announcer = TableAnnouncer(
             self.presenters, settings.away_after, every_line=settings.channel_log == "all"
         )
@@ -121,6 +123,7 @@ class GameMasterBot(commands.Bot):
         await self.scheduler.start(await self.tables.armed_deadlines())
         await self._resume_output()
         await self.autoplay.resume()
+        await self.records.start()
         settle_garbage_collector()
 
     async def _resume_output(self) -> None:
@@ -145,6 +148,7 @@ class GameMasterBot(commands.Bot):
         """Stop taking timeouts, flush what is queued for Discord, close the database."""
         await self.scheduler.stop()
         await self.autoplay.stop()
+        await self.records.stop()
         await self.renderer.stop(timeout=3.0)
         await self.repo.close()
         await super().close()
@@ -253,6 +257,21 @@ class GameMasterBot(commands.Bot):
         await interaction.response.send_message(
             t("lobby.opened", interaction.locale.value, table=snapshot.table.id), ephemeral=True
         )
+
+
+class ShardedGameMasterBot(GameMasterBot, commands.AutoShardedBot):
+    """The bot over the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (one gateway
+    connection each, in this process); its storage serves their guilds alone."""
+
+
+def create_bot(settings: Settings, **options: Any) -> GameMasterBot:
+    """The bot the settings describe: sharded when ``SHARD_COUNT`` is set."""
+    shards = settings.shards
+    if shards is None:
+        return GameMasterBot(settings, **options)
+    return ShardedGameMasterBot(
+        settings, shard_count=shards.count, shard_ids=list(shards.ids), **options
+    )
 
 
 class GameTree(app_commands.CommandTree[GameMasterBot]):

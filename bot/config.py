@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from .storage.models import Shards
 
 Seconds = Annotated[int, Field(ge=5, le=3600)]
+PostgresUrl = Annotated[str, Field(pattern=r"^postgres(ql)?://")]
 
 
 class Settings(BaseSettings):
@@ -20,9 +23,19 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = SecretStr("")
     database_path: Path = Path("data/gamemaster.sqlite3")
+    database_url: PostgresUrl | None = None
+    """A PostgreSQL database (``postgresql://user:password@host:port/name``) that
+    several bot processes can share; unset: SQLite at ``database_path``."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     dev_guild_id: int | None = None
     """Sync slash commands to this guild only (instant), for development."""
+    shard_count: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    """Discord shards of the whole bot (all its processes); unset: one process, no
+    sharding. Discord requires sharding from 2,500 guilds."""
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+    """The shards this process runs (``0,1``); unset with ``shard_count``: all of
+    them. It serves the guilds of its shards alone: their tables' timers, computer
+    players and deliveries (``guild_id >> 22 % shard_count``)."""
     discord_api_base: str | None = None
     """Base URL of the Discord REST API, e.g. an API proxy (`http://host:port/api/v10`)."""
     discord_gateway_url: str | None = None
@@ -54,3 +67,29 @@ class Settings(BaseSettings):
     lines (the table message shows the latest lines at once, and more lines than it
     shows go at once; fewer posts spare Discord's global rate limit). Notable lines
     are posted at once."""
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(" ", "").split(",") if part]
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            if not self.shard_ids or any(not 0 <= i < self.shard_count for i in self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be shards 0 to {self.shard_count - 1}")
+            if len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError("SHARD_IDS names a shard twice")
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process serves (None: unsharded, every guild)."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        return Shards(count=self.shard_count, ids=tuple(ids))

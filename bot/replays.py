@@ -10,6 +10,7 @@ The rebuilt last state must be the stored one: otherwise the replay is refused
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -120,7 +121,11 @@ async def load_replay(repo: Repository, table_id: int) -> Replay:
     seats = await repo.seats(table_id)
     try:
         options = game.options_model.model_validate_json(table.options_json)
-        steps = replay_steps(game, options, table.seed, len(seats), await repo.actions(table_id))
+        actions = await repo.actions(table_id)
+        # A long game takes tens of milliseconds to rebuild: not on the event loop.
+        steps = await asyncio.to_thread(
+            replay_steps, game, options, table.seed, len(seats), actions
+        )
         await _check_against_stored(repo, table_id, steps)
     except ReplayMismatch as mismatch:
         log.error("table %s cannot be replayed: %s", table_id, mismatch)

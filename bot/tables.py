@@ -36,6 +36,7 @@ from games.base import (
 from games.registry import GAMES, policy_for
 
 from .languages import LANGUAGES
+from .records import record_of
 from .storage.models import (
     ActionKind,
     ActionRecord,
@@ -44,7 +45,6 @@ from .storage.models import (
     GameOutcome,
     GameRecord,
     OutboxEntry,
-    RecordSeat,
     SeatRecord,
     TableRecord,
     TableStatus,
@@ -914,31 +914,7 @@ class TableService:
     ) -> GameRecord:
         """The record of the game ``snap`` ends."""
         assert snap.state is not None
-        winners = set(result.winners) if result is not None else set()
-        scores = result.scores if result is not None else None
-        table = snap.table
-        return GameRecord(
-            table_id=table.id,
-            guild_id=table.guild_id,
-            channel_id=table.channel_id,
-            game=table.game,
-            options_json=table.options_json,
-            outcome=outcome,
-            ended_at=self.clock(),
-            steps=snap.state.step,
-            seats=[
-                RecordSeat(
-                    seat=s.seat,
-                    user_id=s.user_id,
-                    name=s.name,
-                    computer=s.computer,
-                    removed=s.removed,
-                    winner=s.seat in winners,
-                    score=None if scores is None else scores[s.seat],
-                )
-                for s in snap.seats
-            ],
-        )
+        return record_of(snap.table, snap.seats, snap.state, outcome, result, self.clock())
 
     def _arm(self, table_id: int, deadline: Deadline | None) -> None:
         if deadline is None:

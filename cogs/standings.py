@@ -53,10 +53,13 @@ class StandingsCog(commands.Cog):
         repo = self.bot.repo
         results = [r for r in await repo.results_of(guild_id, user_id) if chosen in (None, r.game)]
         standings: dict[str, Standing] = {}
+        counters: dict[str, dict[str, int]] = {}
         for name in sorted({r.game for r in results}):
             if (standing := await repo.standing(guild_id, name, user_id)) is not None:
                 standings[name] = standing
-        embed = stats_embed(user_id, chosen, results, standings, interaction.locale.value)
+            if GAMES.entry(name).stats is not None:
+                counters[name] = await repo.stat_totals(guild_id, user_id, name)
+        embed = stats_embed(user_id, chosen, results, standings, interaction.locale.value, counters)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")

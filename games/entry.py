@@ -6,14 +6,22 @@ Each game package exports ``ENTRY = GameEntry(GAME, POLICIES)``;
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.ai import RANDOM, Level, Policy
-from games.base import Game
+from games.base import Event, Game, GameState
 
 AnyGame = Game[Any, Any, Any, Any]
+
+Step = tuple[GameState, Sequence[Event]]
+"""One step of a game: the state before it, and the events it made."""
+SeatStats = dict[str, int]
+"""One seat's counters of a game (their names are the game's own)."""
+StatsOf = Callable[[Sequence[Step], int], list[SeatStats]]
+"""A game's statistics of a game that is over: each seat's counters, from the
+game's steps and its number of seats."""
 
 
 @dataclass(frozen=True)
@@ -23,6 +31,8 @@ class GameEntry:
 
     game: AnyGame
     policies: Mapping[Level, Policy[Any, Any]]
+    stats: StatsOf | None = None
+    """The game's own statistics of a finished game (None: it keeps none)."""
 
     def __post_init__(self) -> None:
         missing = {level for level in Level if level is not Level.RANDOM} - set(self.policies)

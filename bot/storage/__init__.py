@@ -1,4 +1,9 @@
-"""Storage: the repository interface, its records and the SQLite backend."""
+"""Storage: the repository interface, its records and its backends (SQLite, the
+embedded default; PostgreSQL, for processes sharing one database)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from .models import (
     ActionKind,
@@ -32,6 +37,9 @@ from .repository import (
 )
 from .sqlite import SqliteRepository
 
+if TYPE_CHECKING:
+    from bot.config import Settings
+
 __all__ = [
     "ActionKind",
     "ActionRecord",
@@ -60,4 +68,15 @@ __all__ = [
     "Timeouts",
     "UnknownTable",
     "WrongStatus",
+    "repository_for",
 ]
+
+
+def repository_for(settings: Settings) -> Repository:
+    """The repository the settings name, not opened yet: PostgreSQL at
+    ``database_url`` when it is set, else SQLite at ``database_path``."""
+    if settings.database_url is not None:
+        from .postgres import PostgresRepository  # asyncpg only where it is used
+
+        return PostgresRepository(settings.database_url)
+    return SqliteRepository(settings.database_path)

@@ -241,6 +241,17 @@ class Standing(Record):
     skill: Skill
 
 
+class Shards(Record):
+    """The Discord shards one bot process serves: the guilds whose
+    ``(guild_id >> 22) % count`` is in ``ids`` (Discord's own rule)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
 class GuildSettings(Record):
     guild_id: int
     moderator_role_id: int | None = None

@@ -233,6 +233,28 @@ class Repository(Protocol):
     async def results_of(self, guild_id: int, user_id: int) -> list[PlayerResult]:
         """Every finished game ``user_id`` played in the guild, oldest first."""
 
+    async def unrecorded_games(self) -> list[int]:
+        """Tables whose game is over (finished, or ended while running) without a
+        record: games that ended before records existed, oldest first."""
+
+    async def add_past_records(self, records: Sequence[GameRecord]) -> None:
+        """Records of games that ended before records existed: inserted (skipping any
+        table that has one by now), then the ratings of each guild's game they touch
+        recomputed from all its records in the order they ended, in one
+        transaction."""
+
+    # --- statistics of records (computed after the game, see bot.records) ---
+    async def records_awaiting_stats(self, limit: int) -> list[int]:
+        """Table ids of records whose statistics are not computed yet, oldest first."""
+
+    async def save_stats(self, table_id: int, stats: Mapping[int, Mapping[str, int]]) -> None:
+        """The record's per-seat counters (by seat), marking its statistics computed
+        (also when there are none). Saving again replaces them."""
+
+    async def stat_totals(self, guild_id: int, user_id: int, game: str) -> dict[str, int]:
+        """Each counter summed over the player's finished games of ``game`` in the
+        guild (empty: none counted)."""
+
     # --- ratings (moved by the records, see bot.storage.ratings) ---
     async def skills(self, guild_id: int, game: str) -> dict[int, Skill]:
         """Every rated player's skill in the guild's ``game``, by user id."""

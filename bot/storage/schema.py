@@ -197,6 +197,24 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # 7: a table hidden from non-players while its game runs (spectators)
     ("ALTER TABLE tables ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0",),
+    # 8: each record seat's game statistics (Complots bluffs), computed after the
+    # game is over from its replay (bot.records), off the step that ended it
+    (
+        """
+        CREATE TABLE record_stats (
+            table_id INTEGER NOT NULL REFERENCES game_records (table_id),
+            seat     INTEGER NOT NULL,
+            stat     TEXT    NOT NULL,
+            value    INTEGER NOT NULL,
+            PRIMARY KEY (table_id, seat, stat)
+        )
+        """,
+        "ALTER TABLE game_records ADD COLUMN stats_done INTEGER NOT NULL DEFAULT 0",
+        """
+        CREATE INDEX game_records_awaiting_stats
+        ON game_records (ended_at, table_id) WHERE stats_done = 0
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

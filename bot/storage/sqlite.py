@@ -37,18 +37,43 @@ the loop, at one table).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from .common import (
+    OPEN_STATUSES,
+    CasFailed,
+    action_from,
+    audience_json,
+    check_action,
+    check_deadline,
+    check_end,
+    check_events,
+    check_outbox,
+    check_record,
+    check_seat_order,
+    check_start,
+    deadline_from,
+    event_from,
+    game_record_from,
+    outbox_from,
+    record_seat_from,
+    result_from,
+    seat_from,
+    settings_from,
+    skill_from,
+    standing_from,
+    state_from,
+    table_from,
+)
 from .models import (
     ActionKind,
     ActionRecord,
@@ -58,9 +83,7 @@ from .models import (
     GameRecord,
     GuildSettings,
     OutboxEntry,
-    OutboxKind,
     PlayerResult,
-    RecordSeat,
     SeatRecord,
     Skill,
     Standing,
@@ -70,6 +93,7 @@ from .models import (
     Timeouts,
 )
 from .ratings import rate, rated_seats
+from .ratings import replay as replay_ratings
 from .repository import (
     AlreadySeated,
     ChannelBusy,
@@ -95,7 +119,6 @@ _PRAGMAS = (
     "busy_timeout = 5000",
     "foreign_keys = ON",
 )
-_OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.RUNNING.value)
 _CHANNEL_INDEX_ERROR = "tables.channel_id"
 """What SQLite names in the IntegrityError of the one-open-table-per-channel index."""
 
@@ -117,193 +140,8 @@ _OUTBOX_COLUMNS = (
 )
 
 
-class _CasFailed(Exception):
-    """Internal: the compare-and-set lost; roll the transaction back."""
-
-
-# --- rows -> records ---------------------------------------------------------
-
-
-def _table(row: sqlite3.Row) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game=row["game"],
-        status=TableStatus(row["status"]),
-        creator_id=row["creator_id"],
-        options_json=row["options_json"],
-        timeouts=Timeouts(
-            turn=row["turn_timeout"], reaction=row["reaction_timeout"], choice=row["choice_timeout"]
-        ),
-        message_id=row["message_id"],
-        seed=row["seed"],
-        rematch_of=row["rematch_of"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        rendered_version=row["rendered_version"],
-        takeover=bool(row["takeover"]),
-        rendered_status=None if row["rendered_status"] is None else row["rendered_status"],
-        language=row["language"],
-        hidden=bool(row["hidden"]),
-    )
-
-
-def _seat(row: sqlite3.Row) -> SeatRecord:
-    return SeatRecord(
-        table_id=row["table_id"],
-        seat=row["seat"],
-        user_id=row["user_id"],
-        name=row["name"],
-        away_strikes=row["away_strikes"],
-        removed=bool(row["removed"]),
-        computer=row["computer"],
-        locale=row["locale"],
-    )
-
-
-def _action(row: sqlite3.Row) -> ActionRecord:
-    return ActionRecord(
-        table_id=row["table_id"],
-        version=row["version"],
-        kind=ActionKind(row["kind"]),
-        seat=row["seat"],
-        user_id=row["user_id"],
-        choice_json=row["choice_json"],
-        created_at=row["created_at"],
-    )
-
-
-def _event(row: sqlite3.Row) -> EventRecord:
-    audience = row["audience_json"]
-    return EventRecord(
-        table_id=row["table_id"],
-        version=row["version"],
-        index=row["idx"],
-        audience=None if audience is None else json.loads(audience),
-        event_json=row["event_json"],
-    )
-
-
-def _deadline(row: sqlite3.Row) -> Deadline:
-    return Deadline(
-        table_id=row["table_id"], window=row["window"], version=row["version"], due_at=row["due_at"]
-    )
-
-
-def _outbox(row: sqlite3.Row) -> OutboxEntry:
-    return OutboxEntry(
-        id=row["id"],
-        table_id=row["table_id"],
-        version=row["version"],
-        kind=OutboxKind(row["kind"]),
-        target=row["target"],
-        content=row["content"],
-        embed_json=row["embed_json"],
-        created_at=row["created_at"],
-        delivered_at=row["delivered_at"],
-    )
-
-
-def _record(row: sqlite3.Row) -> GameRecord:
-    return GameRecord(
-        table_id=row["table_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game=row["game"],
-        options_json=row["options_json"],
-        outcome=GameOutcome(row["outcome"]),
-        started_at=row["started_at"],
-        ended_at=row["ended_at"],
-        steps=row["steps"],
-        seats=[],
-    )
-
-
-def _record_seat(row: sqlite3.Row) -> RecordSeat:
-    return RecordSeat(
-        seat=row["seat"],
-        user_id=row["user_id"],
-        name=row["name"],
-        computer=row["computer"],
-        removed=bool(row["removed"]),
-        winner=bool(row["winner"]),
-        score=row["score"],
-    )
-
-
-def _result(row: sqlite3.Row) -> PlayerResult:
-    return PlayerResult(
-        table_id=row["table_id"],
-        game=row["game"],
-        ended_at=row["ended_at"],
-        winner=bool(row["winner"]),
-    )
-
-
-def _skill(row: sqlite3.Row) -> Skill:
-    return Skill(mu=row["mu"], sigma=row["sigma"], games=row["games"], wins=row["wins"])
-
-
-def _standing(row: sqlite3.Row) -> Standing:
-    return Standing(user_id=row["user_id"], rank=row["rank"], skill=_skill(row))
-
-
-def _guild_settings(row: sqlite3.Row) -> GuildSettings:
-    return GuildSettings(
-        guild_id=row["guild_id"],
-        moderator_role_id=row["moderator_role_id"],
-        turn_timeout=row["turn_timeout"],
-        reaction_timeout=row["reaction_timeout"],
-        choice_timeout=row["choice_timeout"],
-        language=row["language"],
-    )
-
-
 def _first(row: sqlite3.Row) -> int:
     return int(row[0])
-
-
-def _state(row: sqlite3.Row) -> StateRecord:
-    return StateRecord(
-        table_id=row["table_id"], version=row["version"], state_json=row["state_json"]
-    )
-
-
-# --- validation --------------------------------------------------------------
-
-
-def _check_action(action: ActionRecord, table_id: int, version: int) -> None:
-    if action.table_id != table_id or action.version != version:
-        raise ValueError(
-            f"action is for table {action.table_id} v{action.version},"
-            f" expected table {table_id} v{version}"
-        )
-
-
-def _check_events(events: Iterable[EventRecord], table_id: int, version: int) -> None:
-    for event in events:
-        if event.table_id != table_id or event.version != version:
-            raise ValueError(
-                f"event is for table {event.table_id} v{event.version},"
-                f" expected table {table_id} v{version}"
-            )
-
-
-def _check_deadline(deadline: Deadline | None, table_id: int) -> None:
-    if deadline is not None and deadline.table_id != table_id:
-        raise ValueError(f"deadline is for table {deadline.table_id}, expected {table_id}")
-
-
-def _check_record(record: GameRecord | None, table_id: int) -> None:
-    if record is not None and record.table_id != table_id:
-        raise ValueError(f"the record of table {record.table_id} is not for table {table_id}")
-
-
-def _check_outbox(entries: Iterable[OutboxEntry], table_id: int) -> None:
-    for entry in entries:
-        if entry.table_id != table_id:
-            raise ValueError(f"outbox entry is for table {entry.table_id}, expected {table_id}")
 
 
 def _is_channel_conflict(error: sqlite3.IntegrityError) -> bool:
@@ -659,14 +497,14 @@ class SqliteRepository:
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         return await self._one(
-            _table, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            table_from, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         )
 
     async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
         return await self._one(
-            _table,
+            table_from,
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE channel_id = ? AND status IN (?, ?)",
-            (channel_id, *_OPEN_STATUSES),
+            (channel_id, *OPEN_STATUSES),
         )
 
     async def list_tables(
@@ -676,7 +514,7 @@ class SqliteRepository:
             return []
         marks = ", ".join("?" for _ in statuses)
         return await self._all(
-            _table,
+            table_from,
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE guild_id = ? AND status IN ({marks})"
             " ORDER BY id",
             (guild_id, *(status.value for status in statuses)),
@@ -684,7 +522,7 @@ class SqliteRepository:
 
     async def running_tables(self) -> list[TableRecord]:
         return await self._all(
-            _table,
+            table_from,
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ? ORDER BY id",
             (TableStatus.RUNNING.value,),
         )
@@ -792,7 +630,7 @@ class SqliteRepository:
             return
         row = db.execute(
             "SELECT id FROM tables WHERE channel_id = ? AND status IN (?, ?)",
-            (channel_id, *_OPEN_STATUSES),
+            (channel_id, *OPEN_STATUSES),
         ).fetchone()
         raise ChannelBusy(int(row[0]) if row is not None else -1) from error
 
@@ -871,7 +709,7 @@ class SqliteRepository:
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         return await self._all(
-            _seat,
+            seat_from,
             f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
@@ -927,11 +765,7 @@ class SqliteRepository:
         deadline: Deadline | None,
         outbox: Sequence[OutboxEntry] = (),
     ) -> StateRecord:
-        _check_action(action, table_id, 0)
-        _check_outbox(outbox, table_id)
-        if action.kind is not ActionKind.START:
-            raise ValueError(f"the first action must be START, not {action.kind.value}")
-        _check_deadline(deadline, table_id)
+        check_start(table_id, action, deadline, outbox)
         now = self._clock()
 
         def work(db: sqlite3.Connection) -> None:
@@ -956,11 +790,7 @@ class SqliteRepository:
     @staticmethod
     def _reorder_seats(db: sqlite3.Connection, table_id: int, seat_order: list[int]) -> None:
         rows = db.execute("SELECT user_id FROM seats WHERE table_id = ?", (table_id,))
-        seated = sorted(int(row[0]) for row in rows)
-        if sorted(seat_order) != seated:
-            raise ValueError(
-                f"seat_order {seat_order} is not a permutation of the seated users {seated}"
-            )
+        check_seat_order(seat_order, (int(row[0]) for row in rows))
         # Out of the way first (negative seats), then each user to its new seat.
         db.execute("UPDATE seats SET seat = -1 - seat WHERE table_id = ?", (table_id,))
         db.executemany(
@@ -970,7 +800,7 @@ class SqliteRepository:
 
     async def load_state(self, table_id: int) -> StateRecord | None:
         return await self._one(
-            _state,
+            state_from,
             "SELECT table_id, version, state_json FROM states WHERE table_id = ?",
             (table_id,),
         )
@@ -997,11 +827,11 @@ class SqliteRepository:
         is not for ``(table_id, expected_version + 1)`` or the deadline is for
         another table."""
         version = expected_version + 1
-        _check_action(action, table_id, version)
-        _check_events(events, table_id, version)
-        _check_deadline(deadline, table_id)
-        _check_outbox(outbox, table_id)
-        _check_record(record, table_id)
+        check_action(action, table_id, version)
+        check_events(events, table_id, version)
+        check_deadline(deadline, table_id)
+        check_outbox(outbox, table_id)
+        check_record(record, table_id)
         if status is not None and status is not TableStatus.RUNNING:
             deadline = None
         now = self._clock()
@@ -1029,7 +859,7 @@ class SqliteRepository:
         lost (nothing written)."""
         try:
             await self._write(work)
-        except _CasFailed:
+        except CasFailed:
             return False
         return True
 
@@ -1044,10 +874,7 @@ class SqliteRepository:
     ) -> bool:
         """See the protocol. Raises ValueError when the action is not an END for
         ``(table_id, 0 if expected_version is None else expected_version + 1)``."""
-        _check_action(action, table_id, 0 if expected_version is None else expected_version + 1)
-        if action.kind is not ActionKind.END:
-            raise ValueError(f"ending a table writes an END action, not {action.kind.value}")
-        _check_record(record, table_id)
+        check_end(table_id, expected_version, action, record)
         now = self._clock()
 
         def work(db: sqlite3.Connection) -> None:
@@ -1071,7 +898,7 @@ class SqliteRepository:
         *,
         strikes: Mapping[int, int] | None = None,
     ) -> None:
-        _check_outbox(outbox, table_id)
+        check_outbox(outbox, table_id)
         now = self._clock()
 
         def work(db: sqlite3.Connection) -> None:
@@ -1105,8 +932,13 @@ class SqliteRepository:
 
     @classmethod
     def _insert_record(cls, db: sqlite3.Connection, record: GameRecord) -> None:
-        """The game's record (its start time is its START action's), and the ratings
-        it moves."""
+        """The game's record, and the ratings it moves."""
+        cls._insert_record_rows(db, record)
+        cls._rate(db, record)
+
+    @staticmethod
+    def _insert_record_rows(db: sqlite3.Connection, record: GameRecord) -> None:
+        """The game's record (its start time is its START action's)."""
         db.execute(
             "INSERT INTO game_records (table_id, guild_id, channel_id, game, options_json,"
             " outcome, started_at, ended_at, steps) VALUES (?, ?, ?, ?, ?, ?,"
@@ -1140,28 +972,33 @@ class SqliteRepository:
                 for s in record.seats
             ],
         )
-        cls._rate(db, record)
 
-    @staticmethod
-    def _rate(db: sqlite3.Connection, record: GameRecord) -> None:
+    @classmethod
+    def _rate(cls, db: sqlite3.Connection, record: GameRecord) -> None:
         users = [seat.user_id for seat in rated_seats(record)]
         if not users:
             return
         marks = ", ".join("?" for _ in users)
         before = {
-            row["user_id"]: _skill(row)
+            row["user_id"]: skill_from(row)
             for row in db.execute(
                 f"SELECT {_RATING_COLUMNS} FROM ratings"
                 f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
                 (record.guild_id, record.game, *users),
             )
         }
+        cls._write_skills(db, record.guild_id, record.game, rate(record, before))
+
+    @staticmethod
+    def _write_skills(
+        db: sqlite3.Connection, guild_id: int, game: str, skills: Mapping[int, Skill]
+    ) -> None:
         db.executemany(
             f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
-                    record.guild_id,
-                    record.game,
+                    guild_id,
+                    game,
                     user_id,
                     skill.mu,
                     skill.sigma,
@@ -1169,9 +1006,20 @@ class SqliteRepository:
                     skill.games,
                     skill.wins,
                 )
-                for user_id, skill in rate(record, before).items()
+                for user_id, skill in skills.items()
             ],
         )
+
+    @classmethod
+    def _rerate(cls, db: sqlite3.Connection, guild_id: int, game: str) -> None:
+        """The guild's ratings of ``game`` recomputed from all its records."""
+        records = cls._read_records(
+            db,
+            "WHERE guild_id = ? AND game = ? ORDER BY ended_at, table_id",
+            (guild_id, game),
+        )
+        db.execute("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        cls._write_skills(db, guild_id, game, replay_ratings(records))
 
     # --- ratings ---
 
@@ -1181,13 +1029,13 @@ class SqliteRepository:
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?",
                 (guild_id, game),
             )
-            return {row["user_id"]: _skill(row) for row in rows}
+            return {row["user_id"]: skill_from(row) for row in rows}
 
         return await self._run(work)
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Standing]:
         return await self._all(
-            _standing,
+            standing_from,
             f"SELECT {_RATING_COLUMNS}, (SELECT COUNT(*) FROM ratings AS better"
             " WHERE better.guild_id = r.guild_id AND better.game = r.game"
             " AND better.ordinal > r.ordinal) + 1 AS rank"
@@ -1198,7 +1046,7 @@ class SqliteRepository:
 
     async def standing(self, guild_id: int, game: str, user_id: int) -> Standing | None:
         return await self._one(
-            _standing,
+            standing_from,
             f"SELECT {_RATING_COLUMNS}, (SELECT COUNT(*) FROM ratings AS better"
             " WHERE better.guild_id = r.guild_id AND better.game = r.game"
             " AND better.ordinal > r.ordinal) + 1 AS rank"
@@ -1226,7 +1074,7 @@ class SqliteRepository:
 
     async def results_of(self, guild_id: int, user_id: int) -> list[PlayerResult]:
         return await self._all(
-            _result,
+            result_from,
             "SELECT r.table_id, r.game, r.ended_at, s.winner"
             " FROM record_seats AS s JOIN game_records AS r USING (table_id)"
             " WHERE s.user_id = ? AND r.guild_id = ? AND r.outcome = ?"
@@ -1235,19 +1083,82 @@ class SqliteRepository:
         )
 
     async def _records(self, where: str, params: Params) -> list[GameRecord]:
-        def work(db: sqlite3.Connection) -> list[GameRecord]:
-            rows = db.execute(f"SELECT {_RECORD_COLUMNS} FROM game_records {where}", params)
-            records = [_record(row) for row in rows.fetchall()]
+        return await self._run(lambda db: self._read_records(db, where, params))
+
+    @staticmethod
+    def _read_records(db: sqlite3.Connection, where: str, params: Params) -> list[GameRecord]:
+        rows = db.execute(f"SELECT {_RECORD_COLUMNS} FROM game_records {where}", params)
+        records = [game_record_from(row) for row in rows.fetchall()]
+        for record in records:
+            record.seats = [
+                record_seat_from(row)
+                for row in db.execute(
+                    f"SELECT {_RECORD_SEAT_COLUMNS} FROM record_seats"
+                    " WHERE table_id = ? ORDER BY seat",
+                    (record.table_id,),
+                )
+            ]
+        return records
+
+    async def unrecorded_games(self) -> list[int]:
+        return await self._all(
+            _first,
+            "SELECT t.id FROM tables AS t JOIN states AS s ON s.table_id = t.id"
+            " WHERE t.status IN (?, ?)"
+            " AND NOT EXISTS (SELECT 1 FROM game_records AS r WHERE r.table_id = t.id)"
+            " ORDER BY t.updated_at, t.id",
+            (TableStatus.FINISHED.value, TableStatus.CANCELLED.value),
+        )
+
+    async def add_past_records(self, records: Sequence[GameRecord]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            touched: set[tuple[int, str]] = set()
             for record in records:
-                record.seats = [
-                    _record_seat(row)
-                    for row in db.execute(
-                        f"SELECT {_RECORD_SEAT_COLUMNS} FROM record_seats"
-                        " WHERE table_id = ? ORDER BY seat",
-                        (record.table_id,),
-                    )
-                ]
-            return records
+                known = "SELECT 1 FROM game_records WHERE table_id = ?"
+                if db.execute(known, (record.table_id,)).fetchone() is None:
+                    self._insert_record_rows(db, record)
+                    touched.add((record.guild_id, record.game))
+            for guild_id, game in sorted(touched):
+                self._rerate(db, guild_id, game)
+
+        await self._write(work)
+
+    # --- statistics of records ---
+
+    async def records_awaiting_stats(self, limit: int) -> list[int]:
+        return await self._all(
+            _first,
+            "SELECT table_id FROM game_records WHERE stats_done = 0"
+            " ORDER BY ended_at, table_id LIMIT ?",
+            (limit,),
+        )
+
+    async def save_stats(self, table_id: int, stats: Mapping[int, Mapping[str, int]]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM record_stats WHERE table_id = ?", (table_id,))
+            db.executemany(
+                "INSERT INTO record_stats (table_id, seat, stat, value) VALUES (?, ?, ?, ?)",
+                [
+                    (table_id, seat, name, value)
+                    for seat, counters in stats.items()
+                    for name, value in counters.items()
+                ],
+            )
+            db.execute("UPDATE game_records SET stats_done = 1 WHERE table_id = ?", (table_id,))
+
+        await self._write(work)
+
+    async def stat_totals(self, guild_id: int, user_id: int, game: str) -> dict[str, int]:
+        def work(db: sqlite3.Connection) -> dict[str, int]:
+            rows = db.execute(
+                "SELECT st.stat, SUM(st.value)"
+                " FROM record_seats AS s JOIN game_records AS r USING (table_id)"
+                " JOIN record_stats AS st ON st.table_id = s.table_id AND st.seat = s.seat"
+                " WHERE s.user_id = ? AND r.guild_id = ? AND r.game = ? AND r.outcome = ?"
+                " GROUP BY st.stat",
+                (user_id, guild_id, game, GameOutcome.FINISHED.value),
+            )
+            return {name: int(total) for name, total in rows}
 
         return await self._run(work)
 
@@ -1255,7 +1166,7 @@ class SqliteRepository:
 
     async def undelivered(self, table_id: int) -> list[OutboxEntry]:
         return await self._all(
-            _outbox,
+            outbox_from,
             f"SELECT {_OUTBOX_COLUMNS} FROM outbox"
             " WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
             (table_id,),
@@ -1281,7 +1192,7 @@ class SqliteRepository:
             (table_id, TableStatus.LOBBY.value),
         ).fetchone()
         if row is None:
-            raise _CasFailed
+            raise CasFailed
 
     @staticmethod
     def _mark_removed(db: sqlite3.Connection, table_id: int, seat: int) -> None:
@@ -1317,7 +1228,7 @@ class SqliteRepository:
             ),
         )
         if cursor.rowcount == 0:
-            raise _CasFailed
+            raise CasFailed
 
     @staticmethod
     def _touch_table(db: sqlite3.Connection, table_id: int, now: float) -> None:
@@ -1350,7 +1261,7 @@ class SqliteRepository:
                     event.table_id,
                     event.version,
                     event.index,
-                    None if event.audience is None else json.dumps(event.audience),
+                    audience_json(event),
                     event.event_json,
                 )
                 for event in events
@@ -1370,7 +1281,7 @@ class SqliteRepository:
 
     async def actions(self, table_id: int) -> list[ActionRecord]:
         return await self._all(
-            _action,
+            action_from,
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE table_id = ? ORDER BY version",
             (table_id,),
         )
@@ -1384,7 +1295,7 @@ class SqliteRepository:
             f" WHERE table_id = ?{audience_filter} ORDER BY version DESC, idx DESC LIMIT ?"
         )
         return await self._all(
-            _event,
+            event_from,
             f"SELECT * FROM ({newest_first}) ORDER BY version, idx",
             (table_id, -1 if last is None else last),
         )
@@ -1393,7 +1304,7 @@ class SqliteRepository:
 
     async def deadlines(self) -> list[Deadline]:
         return await self._all(
-            _deadline,
+            deadline_from,
             f"SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
             " WHERE t.status = ? ORDER BY d.due_at, d.table_id",
             (TableStatus.RUNNING.value,),
@@ -1401,7 +1312,7 @@ class SqliteRepository:
 
     async def deadline(self, table_id: int) -> Deadline | None:
         return await self._one(
-            _deadline,
+            deadline_from,
             f"SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d WHERE d.table_id = ?",
             (table_id,),
         )
@@ -1410,7 +1321,7 @@ class SqliteRepository:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         settings = await self._one(
-            _guild_settings,
+            settings_from,
             "SELECT guild_id, moderator_role_id, turn_timeout, reaction_timeout, choice_timeout,"
             " language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),

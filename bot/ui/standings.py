@@ -6,7 +6,7 @@ comes from a running game: records are written when a game is over."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -54,8 +54,10 @@ def stats_embed(
     results: Sequence[PlayerResult],
     standings: dict[str, Standing],
     locale: str | None,
+    counters: Mapping[str, Mapping[str, int]] | None = None,
 ) -> discord.Embed:
-    """``standings``: the player's place in each game it is rated in."""
+    """``standings``: the player's place in each game it is rated in; ``counters``:
+    its totals of each game's own statistics (``GameEntry.stats``), by game."""
     if game is None:
         about = t("standings.stats_of", locale, user=user_id)
     else:
@@ -84,6 +86,10 @@ def stats_embed(
         embed.add_field(name=t("standings.favourite", locale), value=value)
     ratings = _ratings(standings, locale)
     embed.add_field(name=t("standings.ratings", locale), value=ratings, inline=False)
+    for name, totals in sorted((counters or {}).items()):
+        if totals:
+            value = t(f"{name}.stats.value", locale, **totals)
+            embed.add_field(name=t(f"{name}.stats.title", locale), value=value, inline=False)
     return fit_embed(embed)
 
 

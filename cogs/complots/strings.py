@@ -4,6 +4,11 @@ from bot.ui.i18n import Plural, Text
 
 STRINGS: dict[str, Text] = {
     "complots.title": "Complots",
+    "complots.stats.title": "Bluffs at Complots",
+    "complots.stats.value": (
+        "Claims: **{claims}** · bluffs: **{bluffs}** · caught bluffing: **{bluffs_caught}**\n"
+        "Challenges won: **{challenges_won}** · lost: **{challenges_lost}**"
+    ),
     "complots.after_choice": "Done. Your face-down cards now: **{cards}**",
     "complots.table_title": "Complots · table #{table}",
     "complots.options": "Fifth character: {variant}",

@@ -6,8 +6,9 @@ from .ai import POLICIES
 from .cards import ActionKind, Character, Variant
 from .engine import GAME, Complots
 from .models import ComplotsOptions, ComplotsState, ComplotsView
+from .stats import bluff_stats
 
-ENTRY = GameEntry(GAME, POLICIES)
+ENTRY = GameEntry(GAME, POLICIES, stats=bluff_stats)
 """This game's registration (games.registry)."""
 
 __all__ = [

@@ -22,6 +22,7 @@ import discord
 import pytest
 
 from bot.app import game_extension
+from bot.storage.models import PlayerResult
 from bot.ui import i18n
 from bot.ui.i18n import Plural, Text, english_strings, t, translations
 from bot.ui.limits import (
@@ -44,6 +45,7 @@ from bot.ui.presenter import (
     lobby_embed,
     lobby_items,
 )
+from bot.ui.standings import stats_embed
 from cogs.mascarade.characters import parse_characters
 from games.ai import RANDOM, Level
 from games.base import Event, GameState, Model
@@ -53,6 +55,7 @@ from games.complots import GAME as COMPLOTS
 from games.complots import ActionKind, ComplotsOptions, Variant
 from games.complots import Character as Role
 from games.complots.models import ActionBlocked, ActionDeclared
+from games.entry import SeatStats, Step
 from games.mascarade import Character, MascaradeOptions
 from games.registry import GAMES, policy_for
 from tests.bot.ui.test_i18n import ROOT, keys_in
@@ -195,6 +198,15 @@ class Table:
             if after is not None:
                 reading.panel(f"{where} after {moment.seat}", after)
 
+    def stats(self, counters: list[SeatStats]) -> None:
+        """Each seat's /stats with the game's own statistics of the playout."""
+        result = PlayerResult(table_id=TABLE_ID, game=self.name, ended_at=0.0, winner=False)
+        for seat, totals in enumerate(counters):
+            embed = stats_embed(
+                seat + 1, None, [result], {}, self.reading.locale, {self.name: totals}
+            )
+            self.reading.embed(f"stats {seat}", embed)
+
     def table(self, moment: Moment, recent: list[Event]) -> None:
         """The table message, and the hands and panels of the seats it asks (of
         every seat at ``moment.every_seat``)."""
@@ -307,14 +319,23 @@ def read_playouts(name: str, players: int) -> dict[str, Reading]:
     sizes = GAMES[name].max_players - GAMES[name].min_players + 1
     for index in range(players, players + max(1, PLAYOUTS_PER_GAME // sizes)):
         recent: list[Event] = []
+        steps: list[Step] = []
+        before: GameState | None = None
         for moment in moments(name, players, index):
             recent += [e for e in moment.events if e.public]
+            if before is not None:
+                steps.append((before, moment.events))
+            before = moment.state
             for table in tables:
                 if moment.step == 0:
                     table.lobby(moment.state)
                 table.lines(moment)
                 if moment.table:
                     table.table(moment, recent)
+        if (stats := GAMES.entry(name).stats) is not None:
+            counters = stats(steps, players)
+            for table in tables:
+                table.stats(counters)
     return readings
 
 

@@ -83,9 +83,7 @@ class InnTable:
     async def rig(self, state: BloodyInnState) -> None:
         """Test setup: replace the running game in the database (keeping the table's
         version), then redraw the table message."""
-        self.world.write(
-            "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), self.id
-        )
+        self.world.replace_state(self.id, state)
         await redraw(self.bot, self.id)
         await self.assert_public_message_hides_secrets()
 

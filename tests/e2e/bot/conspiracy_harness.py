@@ -148,7 +148,5 @@ class ConspiracyTable(Table):
 async def rig(table: ConspiracyTable, state: ConspiracyState) -> None:
     """Test setup: replace the state of a running table in the database, keeping
     its version, then redraw the table message."""
-    table.world.write(
-        "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), table.id
-    )
+    table.world.replace_state(table.id, state)
     await redraw(table.bot, table.id)

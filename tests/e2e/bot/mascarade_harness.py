@@ -228,9 +228,7 @@ class MascaradeTable(Table):
 async def rig(table: MascaradeTable, state: MascaradeState) -> None:
     """Test setup: replace the dealt game of a running table in the database
     (cards, coins, turn, knowledge), keeping its version; redraw the message."""
-    table.world.write(
-        "UPDATE states SET state_json = ? WHERE table_id = ?", state.model_dump_json(), table.id
-    )
+    table.world.replace_state(table.id, state)
     await redraw(table.bot, table.id)
     await table.assert_public_message_hides_secrets()
 

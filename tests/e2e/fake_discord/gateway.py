@@ -88,6 +88,14 @@ class Session:
     connection: Connection | None = None
     invalid: bool = False
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id``: the guilds
+        of its shard (``(guild_id >> 22) % shard_count``); DMs go to shard 0."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
 
 class Gateway:
     """Sessions, their sequence numbers and backlogs (for RESUME), and the ws handler."""
@@ -120,12 +128,16 @@ class Gateway:
     def dispatch(
         self, event: str, data: JSON, intent: int | None = None, needs_content: bool = False
     ) -> None:
-        """Send an event (with the next `s`) to every session that asked for it.
+        """Send an event (with the next `s`) to every session that asked for it and
+        whose shard owns the event's guild (its ``guild_id``; none: shard 0).
 
         Sessions that are disconnected but resumable keep it in their backlog.
         """
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
         for session in self.sessions.values():
             if session.invalid or (intent is not None and not session.intents & intent):
+                continue
+            if not session.owns(guild_id):
                 continue
             body = data
             if needs_content and not session.intents & MESSAGE_CONTENT_INTENT:
@@ -135,7 +147,7 @@ class Gateway:
     def dispatch_guild_create(self, guild: FakeGuild) -> None:
         """A guild the bot joined while connected (GUILD_CREATE without `unavailable`)."""
         for session in self.sessions.values():
-            if not session.invalid and session.intents & GUILDS_INTENT:
+            if not session.invalid and session.intents & GUILDS_INTENT and session.owns(guild.id):
                 self._guild_create(session, guild, from_ready=False)
 
     def _guild_create(self, session: Session, guild: FakeGuild, *, from_ready: bool) -> None:
@@ -290,8 +302,7 @@ class Gateway:
         }
 
     def _shard_guilds(self, session: Session) -> list[FakeGuild]:
-        shard_id, count = session.shard
-        return [g for g in self.store.guilds.values() if (g.id >> 22) % count == shard_id]
+        return [g for g in self.store.guilds.values() if session.owns(g.id)]
 
     def _attach(self, connection: Connection, session: Session) -> None:
         previous = session.connection
