@@ -149,9 +149,11 @@ class TableContext:
         )
 
     def countdown(self) -> str:
-        """A live Discord relative timestamp of the open window's deadline."""
+        """A live Discord relative timestamp of the open window's deadline, after its
+        separator (`` · <t:…:R>``), to end a line; nothing when no deadline runs (a
+        replay, a finished game), so no separator dangles."""
         deadline = self.snapshot.deadline
-        return f"<t:{int(deadline.due_at)}:R>" if deadline is not None else ""
+        return f" · <t:{int(deadline.due_at)}:R>" if deadline is not None else ""
 
 
 @dataclass
@@ -599,8 +601,7 @@ def hidden_embed(ctx: TableContext, presenter: AnyPresenter) -> discord.Embed:
     )
     embed.add_field(name=t("watch.players", ctx.locale), value=players, inline=False)
     turn = ", ".join(ctx.name(seat) for seat in asked) or t("watch.nobody", ctx.locale)
-    if countdown := ctx.countdown():
-        turn = f"{turn} · {countdown}"
+    turn += ctx.countdown()
     embed.add_field(name=t("watch.turn", ctx.locale), value=turn, inline=False)
     embed.set_footer(text=t("table.footer", ctx.locale, table=ctx.table_id))
     return fit_embed(embed)

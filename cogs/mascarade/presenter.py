@@ -166,7 +166,7 @@ class MascaradePresenter(GamePresenter[MascaradeState, MascaradeView]):
             return self.text(ctx, key, player=ctx.name(view.turn), when=when)
         if view.stage is Stage.DECIDE:
             assert view.swap is not None
-            return self._swap_line(ctx, view.swap) + f" · {when}"
+            return self._swap_line(ctx, view.swap) + when
         announcement = view.announcement
         assert announcement is not None
         lines = self._announcement_lines(ctx, view, announcement)

@@ -82,6 +82,12 @@ async def test_every_step_fits_discord_in_every_language(service: TableService, 
             assert (story.description or "").startswith(f"**{heading}**")
             assert len(story.fields) == len(replay.seats), "every hand is shown"
             assert f"#{table}" in f"{board.title} {board.footer.text}", "the table as it stood"
+            lines = "\n".join(
+                [board.description or "", *(f.value or "" for f in board.fields)]
+            ).splitlines()
+            assert not [line for line in lines if line.rstrip().endswith("·")], (
+                "no countdown runs in a replay: no separator is left for it"
+            )
             assert (message.picture is not None) == presenters()[game].draws_picture
             assert [b.disabled for b in message.items if isinstance(b, discord.ui.Button)] == [
                 index == 0,
