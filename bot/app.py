@@ -90,7 +90,9 @@ class GameMasterBot(commands.Bot):
         self.settings = settings
         self.repo: Repository = repo or repository_for(settings)
         self.scheduler = Scheduler(self._fire)
-        self.tables = TableService(self.repo, self.scheduler, away_after=settings.away_after)
+        self.tables = TableService(
+            self.repo, self.scheduler, away_after=settings.away_after, owner=settings.claim_owner
+        )
         if seeds is not None:
             self.tables.seeds = seeds  # tests replay exact deals
         self.presenters: dict[str, AnyPresenter] = {}

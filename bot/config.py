@@ -87,6 +87,16 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def claim_owner(self) -> str:
+        """Who this process is in its claims on deadlines and outboxes: its shards, so
+        that the same process restarted after a crash takes its claims back at once
+        (processes of other shards never touch its guilds' tables)."""
+        shards = self.shards
+        if shards is None:
+            return "unsharded"
+        return f"shards {','.join(map(str, shards.ids))} of {shards.count}"
+
+    @property
     def shards(self) -> Shards | None:
         """The shards this process serves (None: unsharded, every guild)."""
         if self.shard_count is None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -93,6 +95,9 @@ SWEEP_EVERY = 60.0
 """Seconds between two sweeps of idle tables out of memory."""
 CLOSED_IDLE = 120.0
 OPEN_IDLE = 1800.0
+DEADLINE_LEASE = 30.0
+"""Seconds a process holds a due deadline to fire it; should it die while firing,
+another process (or itself, restarted) fires it after that."""
 RECENT_EVENTS = 24
 """Public events a snapshot keeps for the table message's "what just happened"."""
 
@@ -127,6 +132,11 @@ class Snapshot:
         """A computer plays for this person, away for ``away_after`` turns (if the
         table allows take-over)."""
         return self.table.takeover and self.seats[seat].away_strikes >= away_after
+
+
+def process_name() -> str:
+    """This process, uniquely among the processes sharing a database."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class Listener(Protocol):
@@ -181,8 +191,12 @@ class TableService:
         away_after: int = 3,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: secrets.randbits(63),
+        owner: str | None = None,
     ) -> None:
         self.repo = repo
+        self.owner = owner or process_name()
+        """Who this process is in its claims on deadlines and outboxes."""
+        self.deadline_lease = DEADLINE_LEASE
         self.scheduler = scheduler
         self.listeners: list[Listener] = []
         self.announcer: Announcer = Silent()
@@ -431,7 +445,17 @@ class TableService:
         return new, events
 
     async def fire(self, deadline: Deadline) -> None:
-        """The scheduler's callback: apply the open window's timeout defaults."""
+        """The scheduler's callback: apply the open window's timeout defaults, once
+        this process holds the deadline (other processes may share the database)."""
+        claim = await self.repo.claim_deadline(deadline, self.owner, self.deadline_lease)
+        if not claim.won:
+            if claim.retry_at is None:  # fired (or replaced) elsewhere
+                if self._deadlines.get(deadline.table_id) == deadline:
+                    self._deadlines.pop(deadline.table_id)
+                    self.forget(deadline.table_id)  # its cached state is behind
+            else:  # should the process holding it die, take it when its claim ends
+                self.scheduler.arm(deadline.model_copy(update={"due_at": claim.retry_at}))
+            return
         async with self._lock(deadline.table_id):
             try:
                 snap, game = await self._running(deadline.table_id)

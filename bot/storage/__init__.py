@@ -8,16 +8,19 @@ from typing import TYPE_CHECKING
 from .models import (
     ActionKind,
     ActionRecord,
+    Claim,
     Deadline,
     EventRecord,
     GameOutcome,
     GameRecord,
     GuildSettings,
+    OutboxClaim,
     OutboxEntry,
     OutboxKind,
     PlayerResult,
     RecordSeat,
     SeatRecord,
+    Shards,
     Skill,
     Standing,
     StateRecord,
@@ -45,18 +48,21 @@ __all__ = [
     "ActionRecord",
     "AlreadySeated",
     "ChannelBusy",
+    "Claim",
     "Deadline",
     "EventRecord",
     "GameOutcome",
     "GameRecord",
     "GuildSettings",
     "NotSeated",
+    "OutboxClaim",
     "OutboxEntry",
     "OutboxKind",
     "PlayerResult",
     "RecordSeat",
     "Repository",
     "SeatRecord",
+    "Shards",
     "Skill",
     "SqliteRepository",
     "Standing",
@@ -74,9 +80,10 @@ __all__ = [
 
 def repository_for(settings: Settings) -> Repository:
     """The repository the settings name, not opened yet: PostgreSQL at
-    ``database_url`` when it is set, else SQLite at ``database_path``."""
+    ``database_url`` when it is set, else SQLite at ``database_path``; about the
+    guilds of the process's shards."""
     if settings.database_url is not None:
         from .postgres import PostgresRepository  # asyncpg only where it is used
 
-        return PostgresRepository(settings.database_url)
-    return SqliteRepository(settings.database_path)
+        return PostgresRepository(settings.database_url, shards=settings.shards)
+    return SqliteRepository(settings.database_path, shards=settings.shards)

@@ -22,6 +22,7 @@ from .models import (
     PlayerResult,
     RecordSeat,
     SeatRecord,
+    Shards,
     Skill,
     Standing,
     StateRecord,
@@ -31,6 +32,18 @@ from .models import (
 )
 
 OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.RUNNING.value)
+
+
+def in_shards(shards: Shards | None, guild_column: str) -> str:
+    """The one SQL condition both backends share (SQLite and PostgreSQL read it
+    alike): the row's guild is served by ``shards`` (always true unsharded).
+    Built from validated integers, never from input."""
+    if shards is None:
+        return "1 = 1"
+    ids = ", ".join(str(int(shard)) for shard in shards.ids)
+    return f"(({guild_column} >> 22) % {int(shards.count)}) IN ({ids})"
+
+
 """A lobby or a running game: at most one per channel."""
 
 

@@ -142,6 +142,16 @@ class Deadline(Record):
     """Unix time (seconds)."""
 
 
+class Claim(Record):
+    """A process's attempt to take a deadline (or a table's outbox) for a while, so
+    that one process alone acts on it (``Repository.claim_deadline``)."""
+
+    won: bool
+    retry_at: float | None = None
+    """When lost to another process: when its claim runs out (Unix time), should it
+    die before acting; None: nothing is left to claim."""
+
+
 class OutboxKind(StrEnum):
     POST = "post"
     """A message in a channel (``target``: the channel id)."""
@@ -165,6 +175,15 @@ class OutboxEntry(Record):
     """An embed, as Discord's JSON (``discord.Embed.to_dict``)."""
     created_at: float = 0.0
     delivered_at: float | None = None
+
+
+class OutboxClaim(Record):
+    """A table's undelivered entries, now this process's to deliver for a while
+    (``Repository.claim_outbox``); none while another process holds them."""
+
+    entries: list[OutboxEntry]
+    retry_at: float | None = None
+    """When another process holds them: when its claim runs out (Unix time)."""
 
 
 class GameOutcome(StrEnum):

@@ -45,6 +45,7 @@ from .common import (
     deadline_from,
     event_from,
     game_record_from,
+    in_shards,
     outbox_from,
     record_seat_from,
     result_from,
@@ -57,13 +58,16 @@ from .common import (
 )
 from .models import (
     ActionRecord,
+    Claim,
     Deadline,
     EventRecord,
     GameRecord,
     GuildSettings,
+    OutboxClaim,
     OutboxEntry,
     PlayerResult,
     SeatRecord,
+    Shards,
     Skill,
     Standing,
     StateRecord,
@@ -135,21 +139,38 @@ _OTHER_OPEN_TABLE = """
     JOIN tables AS other ON other.channel_id = t.channel_id AND other.id <> t.id
     WHERE t.id = $1 AND other.status IN ('lobby', 'running')
 """
+# The boot queries: {mine} is the condition of the process's guilds (in_shards).
+_RUNNING_TABLES = f"""
+    SELECT {_TABLE_COLUMNS} FROM tables AS t WHERE status = 'running' AND {{mine}} ORDER BY id
+"""
 _TABLES_TO_REFRESH = """
     SELECT t.id FROM tables t LEFT JOIN states s ON s.table_id = t.id
-    WHERE t.status = 'lobby'
-       OR (t.status = 'running' AND t.message_id IS NULL)
-       OR (t.message_id IS NOT NULL
-           AND (t.rendered_status IS DISTINCT FROM t.status
-                OR (s.version IS NOT NULL
-                    AND (t.rendered_version IS NULL OR t.rendered_version < s.version))))
+    WHERE {mine}
+      AND (t.status = 'lobby'
+           OR (t.status = 'running' AND t.message_id IS NULL)
+           OR (t.message_id IS NOT NULL
+               AND (t.rendered_status IS DISTINCT FROM t.status
+                    OR (s.version IS NOT NULL
+                        AND (t.rendered_version IS NULL OR t.rendered_version < s.version)))))
     ORDER BY t.id
 """
 _TABLES_WITH_COMPUTERS = """
     SELECT DISTINCT t.id FROM tables t JOIN seats s ON s.table_id = t.id
-    WHERE t.status = 'running' AND NOT s.removed
+    WHERE t.status = 'running' AND NOT s.removed AND {mine}
       AND (s.computer IS NOT NULL OR (t.takeover AND s.away_strikes >= $1))
     ORDER BY t.id
+"""
+_TABLES_WITH_UNDELIVERED = """
+    SELECT DISTINCT o.table_id FROM outbox AS o JOIN tables AS t ON t.id = o.table_id
+    WHERE o.delivered_at IS NULL AND {mine} ORDER BY o.table_id
+"""
+_DEADLINES = f"""
+    SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id
+    WHERE t.status = 'running' AND {{mine}} ORDER BY d.due_at, d.table_id
+"""
+_RECORDS_AWAITING_STATS = """
+    SELECT table_id FROM game_records AS t
+    WHERE NOT stats_done AND {mine} ORDER BY ended_at, table_id LIMIT $1
 """
 _SEAT_COUNTS = """
     SELECT COUNT(*) AS taken, COALESCE(MAX(seat) + 1, 0) AS next_seat,
@@ -170,7 +191,8 @@ _INSERT_EVENT = f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, 
 _WRITE_DEADLINE = """
     INSERT INTO deadlines (table_id, "window", version, due_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (table_id) DO UPDATE
-    SET "window" = EXCLUDED."window", version = EXCLUDED.version, due_at = EXCLUDED.due_at
+    SET "window" = EXCLUDED."window", version = EXCLUDED.version, due_at = EXCLUDED.due_at,
+        claimed_by = NULL, claimed_until = NULL
 """
 _INSERT_OUTBOX = """
     INSERT INTO outbox (table_id, version, kind, target, content, embed_json, created_at)
@@ -209,7 +231,7 @@ _RESULTS_OF = """
 """
 _UNRECORDED_GAMES = """
     SELECT t.id FROM tables AS t JOIN states AS s ON s.table_id = t.id
-    WHERE t.status IN ('finished', 'cancelled')
+    WHERE t.status IN ('finished', 'cancelled') AND {mine}
       AND NOT EXISTS (SELECT 1 FROM game_records AS r WHERE r.table_id = t.id)
     ORDER BY t.updated_at, t.id
 """
@@ -250,6 +272,11 @@ class _ChannelTaken(Exception):
         self.table_id = table_id
 
 
+def _entry_id(entry: OutboxEntry) -> int:
+    assert entry.id is not None
+    return entry.id
+
+
 def _first(row: Row) -> int:
     return int(row["id"])
 
@@ -275,9 +302,25 @@ class PostgresRepository:
         *,
         clock: Callable[[], float] = time.time,
         pool_size: int = POOL_SIZE,
+        shards: Shards | None = None,
     ) -> None:
         self.dsn = dsn
         self.pool_size = pool_size
+        self.shards = shards
+        mine = in_shards(shards, "t.guild_id")
+        self._boot_sql = {
+            name: sql.replace("{mine}", mine)
+            for name, sql in (
+                ("running", _RUNNING_TABLES),
+                ("refresh", _TABLES_TO_REFRESH),
+                ("computers", _TABLES_WITH_COMPUTERS),
+                ("undelivered", _TABLES_WITH_UNDELIVERED),
+                ("deadlines", _DEADLINES),
+                ("stats", _RECORDS_AWAITING_STATS),
+                ("unrecorded", _UNRECORDED_GAMES),
+            )
+        }
+        """The boot queries, about this process's guilds."""
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
@@ -452,10 +495,7 @@ class PostgresRepository:
         )
 
     async def running_tables(self) -> list[TableRecord]:
-        return await self._all(
-            table_from,
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'running' ORDER BY id",
-        )
+        return await self._all(table_from, self._boot_sql["running"])
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         await self._update_table(table_id, "message_id", message_id)
@@ -489,10 +529,10 @@ class PostgresRepository:
         )
 
     async def tables_to_refresh(self) -> list[int]:
-        return await self._all(_first, _TABLES_TO_REFRESH)
+        return await self._all(_first, self._boot_sql["refresh"])
 
     async def tables_with_computers(self, away_after: int) -> list[int]:
-        return await self._all(_first, _TABLES_WITH_COMPUTERS, away_after)
+        return await self._all(_first, self._boot_sql["computers"], away_after)
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the deadline unless the new status is RUNNING. Raises
@@ -784,7 +824,7 @@ class PostgresRepository:
             return await _read_records(db, where, *args)
 
     async def unrecorded_games(self) -> list[int]:
-        return await self._all(_first, _UNRECORDED_GAMES)
+        return await self._all(_first, self._boot_sql["unrecorded"])
 
     async def add_past_records(self, records: Sequence[GameRecord]) -> None:
         async def work(db: Db) -> None:
@@ -800,12 +840,7 @@ class PostgresRepository:
     # --- statistics of records ---
 
     async def records_awaiting_stats(self, limit: int) -> list[int]:
-        return await self._all(
-            _table_id,
-            "SELECT table_id FROM game_records WHERE NOT stats_done"
-            " ORDER BY ended_at, table_id LIMIT $1",
-            limit,
-        )
+        return await self._all(_table_id, self._boot_sql["stats"], limit)
 
     async def save_stats(self, table_id: int, stats: Mapping[int, Mapping[str, int]]) -> None:
         async def work(db: Db) -> None:
@@ -839,10 +874,33 @@ class PostgresRepository:
         )
 
     async def tables_with_undelivered(self) -> list[int]:
-        return await self._all(
-            _table_id,
-            "SELECT DISTINCT table_id FROM outbox WHERE delivered_at IS NULL ORDER BY table_id",
-        )
+        return await self._all(_table_id, self._boot_sql["undelivered"])
+
+    async def claim_outbox(self, table_id: int, owner: str, lease: float) -> OutboxClaim:
+        async def work(db: Db) -> OutboxClaim:
+            # The table's row lock orders this claim with every other write about it.
+            if await _lock_table(db, table_id, missing_ok=True) is None:
+                return OutboxClaim(entries=[])
+            now = self._clock()
+            held = await db.fetchval(
+                "SELECT MAX(claimed_until) FROM outbox WHERE table_id = $1"
+                " AND delivered_at IS NULL AND claimed_by <> $2 AND claimed_until > $3",
+                table_id,
+                owner,
+                now,
+            )
+            if held is not None:
+                return OutboxClaim(entries=[], retry_at=held)
+            rows = await db.fetch(
+                "UPDATE outbox SET claimed_by = $2, claimed_until = $3"
+                f" WHERE table_id = $1 AND delivered_at IS NULL RETURNING {_OUTBOX_COLUMNS}",
+                table_id,
+                owner,
+                now + lease,
+            )
+            return OutboxClaim(entries=sorted(map(outbox_from, rows), key=_entry_id))
+
+        return await self._write(work)
 
     async def mark_delivered(self, entry_id: int) -> None:
         await self._write_statement(
@@ -868,11 +926,32 @@ class PostgresRepository:
     # --- deadlines ---
 
     async def deadlines(self) -> list[Deadline]:
-        return await self._all(
-            deadline_from,
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-            " WHERE t.status = 'running' ORDER BY d.due_at, d.table_id",
-        )
+        return await self._all(deadline_from, self._boot_sql["deadlines"])
+
+    async def claim_deadline(self, deadline: Deadline, owner: str, lease: float) -> Claim:
+        async def work(db: Db) -> Claim:
+            now = self._clock()
+            row = await db.fetchrow(
+                'SELECT "window", version, claimed_by, claimed_until FROM deadlines'
+                " WHERE table_id = $1 FOR UPDATE",
+                deadline.table_id,
+            )
+            if row is None or (row["window"], row["version"]) != (
+                deadline.window,
+                deadline.version,
+            ):
+                return Claim(won=False)
+            if row["claimed_by"] not in (None, owner) and row["claimed_until"] > now:
+                return Claim(won=False, retry_at=row["claimed_until"])
+            await db.execute(
+                "UPDATE deadlines SET claimed_by = $2, claimed_until = $3 WHERE table_id = $1",
+                deadline.table_id,
+                owner,
+                now + lease,
+            )
+            return Claim(won=True)
+
+        return await self._write(work)
 
     async def deadline(self, table_id: int) -> Deadline | None:
         return await self._one(

@@ -226,6 +226,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         ON game_records (ended_at, table_id) WHERE NOT stats_done
         """,
     ),
+    # 9: claims, so one process alone fires a deadline or delivers a table's outbox
+    # (several processes on one database); a claim runs out if its process dies
+    (
+        "ALTER TABLE deadlines ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE deadlines ADD COLUMN claimed_until DOUBLE PRECISION",
+        "ALTER TABLE outbox ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE outbox ADD COLUMN claimed_until DOUBLE PRECISION",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

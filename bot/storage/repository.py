@@ -8,10 +8,12 @@ from typing import Protocol
 
 from .models import (
     ActionRecord,
+    Claim,
     Deadline,
     EventRecord,
     GameRecord,
     GuildSettings,
+    OutboxClaim,
     OutboxEntry,
     PlayerResult,
     SeatRecord,
@@ -61,6 +63,10 @@ class WrongStatus(StorageError):
 
 
 class Repository(Protocol):
+    """The storage of one bot process. A backend takes the process's ``Shards``
+    (None: every guild): what it is asked at boot (the tables to redraw, resume,
+    deliver, time out or record) is about the guilds of those shards alone."""
+
     async def open(self) -> None:
         """Connect, apply migrations. Idempotent."""
 
@@ -292,9 +298,23 @@ class Repository(Protocol):
     ) -> list[EventRecord]:
         """The table's events in order (public ones only, the ``last`` ones only)."""
 
+    async def claim_outbox(self, table_id: int, owner: str, lease: float) -> OutboxClaim:
+        """The table's undelivered entries, in order, now ``owner``'s to deliver for
+        ``lease`` seconds: all of them, or none while another owner's claim on any
+        of them runs (its end is ``retry_at``), so a table's messages keep their
+        order whichever process delivers them."""
+
     # --- deadlines ---
     async def deadlines(self) -> list[Deadline]:
         """Every armed deadline (running tables only), earliest first."""
+
+    async def claim_deadline(self, deadline: Deadline, owner: str, lease: float) -> Claim:
+        """Takes the table's stored deadline for ``owner`` for ``lease`` seconds, so
+        that one process alone fires it: won when it is still this deadline (same
+        version and window) and no other owner's claim runs; lost with ``retry_at``
+        when another's does (it ends then, should that process die), lost with
+        none when the deadline is gone. A step that replaces or clears the deadline
+        ends its claim."""
 
     async def deadline(self, table_id: int) -> Deadline | None:
         """The table's armed deadline, if any."""

@@ -64,6 +64,7 @@ from .common import (
     deadline_from,
     event_from,
     game_record_from,
+    in_shards,
     outbox_from,
     record_seat_from,
     result_from,
@@ -77,14 +78,17 @@ from .common import (
 from .models import (
     ActionKind,
     ActionRecord,
+    Claim,
     Deadline,
     EventRecord,
     GameOutcome,
     GameRecord,
     GuildSettings,
+    OutboxClaim,
     OutboxEntry,
     PlayerResult,
     SeatRecord,
+    Shards,
     Skill,
     Standing,
     StateRecord,
@@ -285,10 +289,14 @@ class SqliteRepository:
         clock: Callable[[], float] = time.time,
         run_on: RunOn = "thread",
         checkpoint_every: float = CHECKPOINT_EVERY,
+        shards: Shards | None = None,
     ) -> None:
         if run_on not in ("thread", "loop"):
             raise ValueError(f"run_on must be 'thread' or 'loop', not {run_on!r}")
         self.path = path
+        self.shards = shards
+        self._mine = in_shards(shards, "t.guild_id")
+        """The boot queries' condition: a table of this process's guilds."""
         self.run_on: RunOn = run_on
         self._clock = clock
         self._local = threading.local()
@@ -523,7 +531,8 @@ class SqliteRepository:
     async def running_tables(self) -> list[TableRecord]:
         return await self._all(
             table_from,
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ? ORDER BY id",
+            f"SELECT {_TABLE_COLUMNS} FROM tables AS t WHERE status = ? AND {self._mine}"
+            " ORDER BY id",
             (TableStatus.RUNNING.value,),
         )
 
@@ -562,15 +571,16 @@ class SqliteRepository:
     async def tables_to_refresh(self) -> list[int]:
         return await self._all(
             _first,
-            """
+            f"""
             SELECT t.id FROM tables t LEFT JOIN states s ON s.table_id = t.id
-            WHERE t.status = 'lobby'
-               OR (t.status = 'running' AND t.message_id IS NULL)
-               OR (t.message_id IS NOT NULL
-                   AND (t.rendered_status IS NOT t.status
-                        OR (s.version IS NOT NULL
-                            AND (t.rendered_version IS NULL
-                                 OR t.rendered_version < s.version))))
+            WHERE {self._mine}
+              AND (t.status = 'lobby'
+                   OR (t.status = 'running' AND t.message_id IS NULL)
+                   OR (t.message_id IS NOT NULL
+                       AND (t.rendered_status IS NOT t.status
+                            OR (s.version IS NOT NULL
+                                AND (t.rendered_version IS NULL
+                                     OR t.rendered_version < s.version)))))
             ORDER BY t.id
             """,
         )
@@ -578,9 +588,9 @@ class SqliteRepository:
     async def tables_with_computers(self, away_after: int) -> list[int]:
         return await self._all(
             _first,
-            """
+            f"""
             SELECT DISTINCT t.id FROM tables t JOIN seats s ON s.table_id = t.id
-            WHERE t.status = 'running' AND NOT s.removed
+            WHERE t.status = 'running' AND NOT s.removed AND {self._mine}
               AND (s.computer IS NOT NULL OR (t.takeover AND s.away_strikes >= ?))
             ORDER BY t.id
             """,
@@ -1104,7 +1114,7 @@ class SqliteRepository:
         return await self._all(
             _first,
             "SELECT t.id FROM tables AS t JOIN states AS s ON s.table_id = t.id"
-            " WHERE t.status IN (?, ?)"
+            f" WHERE t.status IN (?, ?) AND {self._mine}"
             " AND NOT EXISTS (SELECT 1 FROM game_records AS r WHERE r.table_id = t.id)"
             " ORDER BY t.updated_at, t.id",
             (TableStatus.FINISHED.value, TableStatus.CANCELLED.value),
@@ -1128,8 +1138,8 @@ class SqliteRepository:
     async def records_awaiting_stats(self, limit: int) -> list[int]:
         return await self._all(
             _first,
-            "SELECT table_id FROM game_records WHERE stats_done = 0"
-            " ORDER BY ended_at, table_id LIMIT ?",
+            "SELECT table_id FROM game_records AS t"
+            f" WHERE stats_done = 0 AND {self._mine} ORDER BY ended_at, table_id LIMIT ?",
             (limit,),
         )
 
@@ -1175,8 +1185,33 @@ class SqliteRepository:
     async def tables_with_undelivered(self) -> list[int]:
         return await self._all(
             _first,
-            "SELECT DISTINCT table_id FROM outbox WHERE delivered_at IS NULL ORDER BY table_id",
+            "SELECT DISTINCT o.table_id FROM outbox AS o JOIN tables AS t ON t.id = o.table_id"
+            f" WHERE o.delivered_at IS NULL AND {self._mine} ORDER BY o.table_id",
         )
+
+    async def claim_outbox(self, table_id: int, owner: str, lease: float) -> OutboxClaim:
+        def work(db: sqlite3.Connection) -> OutboxClaim:
+            now = self._clock()
+            held = db.execute(
+                "SELECT MAX(claimed_until) FROM outbox WHERE table_id = ?"
+                " AND delivered_at IS NULL AND claimed_by != ? AND claimed_until > ?",
+                (table_id, owner, now),
+            ).fetchone()[0]
+            if held is not None:
+                return OutboxClaim(entries=[], retry_at=held)
+            db.execute(
+                "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
+                " WHERE table_id = ? AND delivered_at IS NULL",
+                (owner, now + lease, table_id),
+            )
+            rows = db.execute(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox"
+                " WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
+                (table_id,),
+            )
+            return OutboxClaim(entries=[outbox_from(row) for row in rows])
+
+        return await self._write(work)
 
     async def mark_delivered(self, entry_id: int) -> None:
         now = self._clock()
@@ -1306,9 +1341,29 @@ class SqliteRepository:
         return await self._all(
             deadline_from,
             f"SELECT {_DEADLINE_COLUMNS} FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-            " WHERE t.status = ? ORDER BY d.due_at, d.table_id",
+            f" WHERE t.status = ? AND {self._mine} ORDER BY d.due_at, d.table_id",
             (TableStatus.RUNNING.value,),
         )
+
+    async def claim_deadline(self, deadline: Deadline, owner: str, lease: float) -> Claim:
+        def work(db: sqlite3.Connection) -> Claim:
+            now = self._clock()
+            row = db.execute(
+                'SELECT "window", version, claimed_by, claimed_until FROM deadlines'
+                " WHERE table_id = ?",
+                (deadline.table_id,),
+            ).fetchone()
+            if row is None or (row[0], row[1]) != (deadline.window, deadline.version):
+                return Claim(won=False)
+            if row[2] not in (None, owner) and row[3] > now:
+                return Claim(won=False, retry_at=row[3])
+            db.execute(
+                "UPDATE deadlines SET claimed_by = ?, claimed_until = ? WHERE table_id = ?",
+                (owner, now + lease, deadline.table_id),
+            )
+            return Claim(won=True)
+
+        return await self._write(work)
 
     async def deadline(self, table_id: int) -> Deadline | None:
         return await self._one(

@@ -58,6 +58,10 @@ CONCURRENT_WRITES = 16
 """Discord writes in flight at once, over all tables (a boot refresh of many
 tables must not flood the API)."""
 DM_CHANNELS = 10_000
+OUTBOX_LEASE = 120.0
+"""Seconds a process holds a table's outbox to deliver it (several processes on one
+database): long enough for a delivery waiting on Discord's rate limits; should
+the process die, another may deliver after that."""
 """DM channels remembered (the oldest opened is forgotten first)."""
 CARRIER_LIFETIME = 14 * 60.0
 """Seconds a click's interaction may still edit its table message after its answer:
@@ -365,7 +369,12 @@ class Renderer:
         the table over: they go at once). A failure to retry stops here, so nothing
         is delivered out of order."""
         repo = self.service.repo
-        entries = await repo.undelivered(table_id)
+        claim = await repo.claim_outbox(table_id, self.service.owner, OUTBOX_LEASE)
+        if claim.retry_at is not None:
+            # Another process is delivering them; should it die, its claim runs out.
+            self._deliver_later(table_id, claim.retry_at - time.time())
+            return
+        entries = claim.entries
         posts_due = await self._posts_due(table_id, entries)
         posts_left = False
         for group in _groups(entries):
@@ -383,8 +392,12 @@ class Renderer:
                 return
             if group[0].kind is OutboxKind.POST:
                 self._last_post[table_id] = time.monotonic()
-        if posts_left and table_id not in self._later:
+        if posts_left:
             delay = self.log_interval - (time.monotonic() - self._last_post.get(table_id, 0.0))
+            self._deliver_later(table_id, delay)
+
+    def _deliver_later(self, table_id: int, delay: float) -> None:
+        if table_id not in self._later:
             self._later[table_id] = asyncio.get_running_loop().call_later(
                 max(delay, 0.0), self._post_later, table_id
             )

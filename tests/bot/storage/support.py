@@ -20,6 +20,7 @@ from bot.storage import (
     GameRecord,
     RecordSeat,
     Repository,
+    Shards,
     StateRecord,
     TableRecord,
     TableStatus,
@@ -48,11 +49,14 @@ class Backend:
     def run_on(self) -> RunOn:
         return "loop" if self.name == "sqlite-loop" else "thread"
 
-    def repository(self, clock: Callable[[], float] = time.time) -> Repository:
-        """A new repository on the test's store (not opened yet)."""
+    def repository(
+        self, clock: Callable[[], float] = time.time, shards: Shards | None = None
+    ) -> Repository:
+        """A new repository on the test's store (not opened yet), for the guilds of
+        ``shards`` (None: all)."""
         if self.dsn is not None:
-            return PostgresRepository(self.dsn, clock=clock)
-        return SqliteRepository(self.path, clock=clock, run_on=self.run_on)
+            return PostgresRepository(self.dsn, clock=clock, shards=shards)
+        return SqliteRepository(self.path, clock=clock, run_on=self.run_on, shards=shards)
 
     def settings(self) -> Settings:
         """Settings naming the test's store (``repository_for`` builds its repository)."""

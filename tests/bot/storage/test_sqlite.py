@@ -381,7 +381,7 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         [seat] = await repository.seats(table.id)
         assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 8
+        assert schema.SCHEMA_VERSION == 9
         assert not table.hidden, "v7: existing tables are public, as before"
         assert await repository.undelivered(table.id) == [], "v4: an empty outbox"
         assert table.language == "en", "v5: existing tables speak English, as before"
@@ -390,6 +390,8 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         assert settings.language is None, "v5: guilds follow their preferred locale"
         assert await repository.recent_records(1) == [], "v6: no records yet"
         assert await repository.records_awaiting_stats(10) == [], "v8: no statistics owed"
+        claim = await repository.claim_outbox(table.id, "me", 30.0)
+        assert claim.entries == [] and claim.retry_at is None, "v9: nothing claimed"
     finally:
         await repository.close()
 

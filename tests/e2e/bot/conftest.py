@@ -24,6 +24,21 @@ def bot_log_guard() -> Iterator[DiscordLogGuard]:
     guard.check()
 
 
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """Where the bot keeps its tables: every end-to-end test runs on the embedded
+    SQLite file and on a real PostgreSQL server."""
+    if request.param == "postgres":
+        dsn: str = request.getfixturevalue("postgres_dsn")
+        return dsn
+    return None
+
+
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
-    yield build_world(fake_discord, tmp_path)
+async def world(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
+) -> AsyncIterator[World]:
+    yield build_world(fake_discord, tmp_path, database_url=database_url)

@@ -3,15 +3,20 @@ buttons on the table message, ephemeral selects."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+import re
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import GameMasterBot
+import asyncpg
+
+from bot.app import GameMasterBot, create_bot
 from bot.config import Settings
 from bot.storage.models import TableStatus
 from bot.ui.codec import encode
@@ -65,11 +70,20 @@ class World:
     closed_dms: set[int] = field(default_factory=set)
     seed: int = 20261122
     """Deals are drawn from this seed, so a failing game replays exactly."""
+    database_url: str | None = None
+    """The bot's PostgreSQL database (None: its SQLite file in ``path``)."""
 
     def write(self, sql: str, *params: object) -> None:
-        """Test setup: one statement on the bot's database file, bypassing the bot."""
-        with closing(sqlite3.connect(self.path / "tables.sqlite3")) as db, db:
-            db.execute(sql, params)
+        """Test setup: one statement on the bot's database, bypassing the bot."""
+        self.read(sql, *params)
+
+    def read(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        """One statement on the bot's database as the bot left it (``?`` marks the
+        parameters, whichever the backend)."""
+        if self.database_url is None:
+            with closing(sqlite3.connect(self.path / "tables.sqlite3")) as db, db:
+                return db.execute(sql, params).fetchall()
+        return on_postgres(self.database_url, sql, params)
 
     def replace_state(self, table_id: int, state: GameState) -> None:
         """Test setup: the table's stored state becomes ``state``, keeping its version.
@@ -86,13 +100,14 @@ class World:
         values: dict[str, Any] = {
             "discord_token": self.fake.token,
             "database_path": self.path / "tables.sqlite3",
+            "database_url": self.database_url,
             "render_interval": 0.0,
             "log_interval": 0.0,
             "channel_log": "all",  # the scenario tests read the game's lines in the channel
             **settings,
         }
         deals = random.Random(self.seed)
-        return GameMasterBot(
+        return create_bot(
             Settings(_env_file=None, **values),
             seeds=lambda: deals.getrandbits(63),
             guild_ready_timeout=0.01,
@@ -103,11 +118,30 @@ class World:
         return next(u for u in everyone if u.id == user_id)
 
 
+def on_postgres(dsn: str, sql: str, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
+    """One statement on a PostgreSQL database, from synchronous test code (its own
+    event loop, in a thread of its own)."""
+    numbered = iter(range(1, len(params) + 1))
+    statement = re.sub(r"\?", lambda _: f"${next(numbered)}", sql)
+
+    async def run() -> list[tuple[Any, ...]]:
+        db = await asyncpg.connect(dsn)
+        try:
+            return [tuple(row) for row in await db.fetch(statement, *params)]
+        finally:
+            await db.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, run()).result()
+
+
 def _ids(items: list[Any]) -> list[str]:
     return [item.item.custom_id if hasattr(item, "item") else item.custom_id for item in items]
 
 
-def build_world(fake: FakeDiscord, path: Path, players: int = 4) -> World:
+def build_world(
+    fake: FakeDiscord, path: Path, players: int = 4, database_url: str | None = None
+) -> World:
     guild = fake.add_guild("Game night")
     channel = fake.add_channel(guild, "complots")
     names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"][:players]
@@ -118,7 +152,7 @@ def build_world(fake: FakeDiscord, path: Path, players: int = 4) -> World:
     fake.add_member(guild, moderator, permissions=MANAGE_GUILD)
     outsider = fake.add_user("outsider")
     fake.add_member(guild, outsider)
-    return World(fake, path, guild, channel, users, moderator, outsider)
+    return World(fake, path, guild, channel, users, moderator, outsider, database_url=database_url)
 
 
 def buttons_on(message: StoredMessage) -> dict[str, str]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
-from contextlib import closing
 from typing import Any
 
 from bot.ui.i18n import t
@@ -18,9 +16,8 @@ from .harness import Table, World
 
 
 def rows(world: World, sql: str, *params: object) -> list[tuple[Any, ...]]:
-    """A query on the bot's database file, read as the bot left it."""
-    with closing(sqlite3.connect(world.path / "tables.sqlite3")) as db:
-        return db.execute(sql, params).fetchall()
+    """A query on the bot's database, read as the bot left it."""
+    return world.read(sql, *params)
 
 
 def owed_posts(world: World, table_id: int) -> list[tuple[int, str]]:

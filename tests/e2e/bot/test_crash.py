@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -64,7 +63,7 @@ def kill_points(world: World) -> Iterator[KillPoint]:
 
 @asynccontextmanager
 async def running(world: World) -> AsyncIterator[Any]:
-    async with bot_process(world) as process, Reader(world.path) as reader:
+    async with bot_process(world) as process, Reader(world) as reader:
         yield process, reader
 
 
@@ -225,13 +224,12 @@ class Owed:
 
 
 def outbox_of(world: World, table_id: int) -> list[Owed]:
-    """Every outbox entry of the table, delivered ones included (read from the file)."""
-    with sqlite3.connect(world.path / "tables.sqlite3") as db:
-        rows = db.execute(
-            "SELECT version, kind, target, content, delivered_at FROM outbox"
-            " WHERE table_id = ? ORDER BY id",
-            (table_id,),
-        ).fetchall()
+    """Every outbox entry of the table, delivered ones included (read from the database)."""
+    rows = world.read(
+        "SELECT version, kind, target, content, delivered_at FROM outbox"
+        " WHERE table_id = ? ORDER BY id",
+        table_id,
+    )
     assert all(row[4] is not None for row in rows), "everything owed was delivered"
     return [Owed(row[0], OutboxKind(row[1]), row[2], row[3]) for row in rows]
 

@@ -18,15 +18,21 @@ from .mascarade_harness import MascaradeTable
 
 
 @pytest.fixture
-async def world5(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
-    yield build_world(fake_discord, tmp_path, players=5)
+async def world5(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
+) -> AsyncIterator[World]:
+    yield build_world(fake_discord, tmp_path, players=5, database_url=database_url)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(5, 1), (2, 2), (3, 3)])
 async def test_random_games_by_clicks_to_a_winner(
-    fake_discord: FakeDiscord, tmp_path: Path, players: int, seed: int
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    database_url: str | None,
+    players: int,
+    seed: int,
 ) -> None:
-    world = build_world(fake_discord, tmp_path, players=players)
+    world = build_world(fake_discord, tmp_path, players=players, database_url=database_url)
     async with world.fake.running(world.bot()) as bot:
         table = await MascaradeTable.open(world, bot, players=players)
         message = await table.message()

@@ -42,10 +42,10 @@ from .mascarade_harness import MascaradeTable, refusal, rig
 
 
 async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
 ) -> None:
     fake = fake_discord
-    world = build_world(fake, tmp_path, players=5)
+    world = build_world(fake, tmp_path, players=5, database_url=database_url)
     alice, bob, carol, _dave, erin = world.players
 
     async with fake.running(world.bot()) as bot:
@@ -191,10 +191,10 @@ async def test_a_five_player_game_with_a_contest_the_judge_and_a_restart(
 
 
 async def test_the_spy_the_fool_and_the_inquisitor(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
 ) -> None:
     fake = fake_discord
-    world = build_world(fake, tmp_path, players=5)
+    world = build_world(fake, tmp_path, players=5, database_url=database_url)
     alice, bob = world.players[:2]
     async with fake.running(world.bot()) as bot:
         table = await MascaradeTable.open(world, bot)
@@ -263,10 +263,10 @@ def _version_of(message: StoredMessage, index: int) -> int:
 
 
 async def test_three_players_point_at_their_cards(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
 ) -> None:
     fake = fake_discord
-    world = build_world(fake, tmp_path, players=3)
+    world = build_world(fake, tmp_path, players=3, database_url=database_url)
     carol = world.players[2]
     async with fake.running(world.bot()) as bot:
         table = await MascaradeTable.open(world, bot, players=3)
@@ -303,9 +303,11 @@ async def test_three_players_point_at_their_cards(
         assert (await table.mascarade()).cards[4:6] == [WITCH, FOOL]
 
 
-async def test_the_character_set_option(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_the_character_set_option(
+    fake_discord: FakeDiscord, tmp_path: Path, database_url: str | None
+) -> None:
     fake = fake_discord
-    world = build_world(fake, tmp_path, players=5)
+    world = build_world(fake, tmp_path, players=5, database_url=database_url)
     alice = world.players[0]
     async with fake.running(world.bot()) as bot:
         unknown = await fake.slash(alice, world.channel, "mascarade", characters="Judge, Jester")

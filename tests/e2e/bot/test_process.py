@@ -13,19 +13,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.config import Settings
+from bot.storage import repository_for
 from bot.storage.models import TableStatus
-from bot.storage.sqlite import SqliteRepository
 from bot.tables import Snapshot, TableService
 from games.complots import ActionKind
 from games.complots.models import Act, Pass
-from tests.e2e.fake_discord import FakeDiscord, FakeUser
+from tests.e2e.fake_discord import FakeUser
 from tests.e2e.fake_discord.components import components_of
 
 from .harness import Table, World, shown_version, table_update
 
 
-def bot_env(fake: FakeDiscord, path: Path, **extra: str) -> dict[str, str]:
+def bot_env(world: World, **extra: str) -> dict[str, str]:
+    """The settings of a bot process on the world's fake Discord and database."""
+    fake, path = world.fake, world.path
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    if world.database_url is not None:
+        env["DATABASE_URL"] = world.database_url
     env.update(
         DISCORD_TOKEN=fake.token,
         DISCORD_API_BASE=f"{fake.url}/api/v10",
@@ -50,15 +55,16 @@ async def run_to_exit(env: dict[str, str], cwd: Path) -> tuple[int, str]:
 
 
 @asynccontextmanager
-async def bot_process(world: World) -> AsyncIterator[asyncio.subprocess.Process]:
-    """A bot process, connected and ready; killed (if still alive) on exit."""
+async def bot_process(world: World, **settings: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """A bot process (with these extra ``settings``), connected and ready; killed (if
+    still alive) on exit."""
     fake = world.fake
     identified = fake.gateway.identifies
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
-        env=bot_env(fake, world.path),
+        env=bot_env(world, **settings),
         cwd=world.path,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -117,8 +123,14 @@ class ProcessTable(Table):
 class Reader:
     """Read-only access to the bot's database from the test process."""
 
-    def __init__(self, path: Path) -> None:
-        self.repo = SqliteRepository(path / "tables.sqlite3")
+    def __init__(self, world: World) -> None:
+        self.repo = repository_for(
+            Settings(
+                _env_file=None,
+                database_path=world.path / "tables.sqlite3",
+                database_url=world.database_url,
+            )
+        )
         self.tables = _FreshReads(self.repo, _NoScheduler())
 
     async def __aenter__(self) -> Reader:
@@ -161,7 +173,7 @@ class _NoScheduler:
 
 
 async def test_missing_token_is_one_clear_line(world: World) -> None:
-    code, stderr = await run_to_exit(bot_env(world.fake, world.path, DISCORD_TOKEN=""), world.path)
+    code, stderr = await run_to_exit(bot_env(world, DISCORD_TOKEN=""), world.path)
     assert code == 2
     assert stderr.strip().splitlines() == [
         "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example)."
@@ -169,7 +181,7 @@ async def test_missing_token_is_one_clear_line(world: World) -> None:
 
 
 async def test_rejected_token_is_one_clear_line(world: World) -> None:
-    env = bot_env(world.fake, world.path, DISCORD_TOKEN="not-the-token")
+    env = bot_env(world, DISCORD_TOKEN="not-the-token")
     code, stderr = await run_to_exit(env, world.path)
     assert code == 2
     assert "Traceback" not in stderr
@@ -181,7 +193,7 @@ async def test_rejected_token_is_one_clear_line(world: World) -> None:
 async def test_sigterm_stops_cleanly_and_a_crash_loses_nothing(world: World) -> None:
     fake = world.fake
     players = world.players
-    async with bot_process(world) as process, Reader(world.path) as reader:
+    async with bot_process(world) as process, Reader(world) as reader:
         table = await open_process_table(world, reader, players)
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), timeout=10)
@@ -189,7 +201,7 @@ async def test_sigterm_stops_cleanly_and_a_crash_loses_nothing(world: World) -> 
         assert process.stderr is not None
         assert b"Traceback" not in await process.stderr.read()
 
-    async with bot_process(world) as process, Reader(world.path) as reader:
+    async with bot_process(world) as process, Reader(world) as reader:
         table = ProcessTable(world, table.id, reader)
         state = await table.state()
         actor = state.turn
@@ -198,7 +210,7 @@ async def test_sigterm_stops_cleanly_and_a_crash_loses_nothing(world: World) -> 
         process.kill()  # a crash in the middle of the reaction window
         await process.wait()
 
-    async with bot_process(world), Reader(world.path) as reader:
+    async with bot_process(world), Reader(world) as reader:
         table = ProcessTable(world, table.id, reader)
         state = await table.state()
         waiting = [s for s in range(4) if s != actor]

@@ -253,9 +253,15 @@ class FakeDiscord:
         owner: FakeUser | None = None,
         bot_permissions: int = DEFAULT_BOT,
         locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A guild with @everyone, the bot (and its managed role) and an owner."""
+        """A guild with @everyone, the bot (and its managed role) and an owner;
+        ``shard`` (id, count): a guild Discord routes to that shard."""
         guild_id = self.store.ids.next()
+        if shard is not None:
+            wanted, count = shard
+            while (guild_id >> 22) % count != wanted:
+                guild_id += 1 << 22
         owner = owner or self.add_user(f"{name} owner")
         guild = FakeGuild(guild_id, name, owner.id, joined_at=iso_now(), locale=locale)
         guild.roles[guild_id] = FakeRole(guild_id, guild_id, "@everyone", DEFAULT_EVERYONE)
