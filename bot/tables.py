@@ -95,6 +95,8 @@ SWEEP_EVERY = 60.0
 """Seconds between two sweeps of idle tables out of memory."""
 CLOSED_IDLE = 120.0
 OPEN_IDLE = 1800.0
+COMPUTER_LEVELS = tuple(level.value for level in Level if level is not Level.RANDOM)
+"""The levels a table's creator chooses from (RANDOM is for tests and benches)."""
 DEADLINE_LEASE = 30.0
 """Seconds a process holds a due deadline to fire it; should it die while firing,
 another process (or itself, restarted) fires it after that."""
@@ -376,6 +378,7 @@ class TableService:
                 takeover=old.table.takeover,
                 language=old.table.language,
                 hidden=old.table.hidden,
+                computer_level=old.table.computer_level,
                 creator_locale=order[0].locale,
             )
         except ChannelBusy as busy:
@@ -482,11 +485,13 @@ class TableService:
     # --- computer players ---------------------------------------------------------------
 
     async def add_computer(
-        self, table_id: int, user_id: int, level: Level, *, moderator: bool
+        self, table_id: int, user_id: int, level: Level | None = None, *, moderator: bool
     ) -> Snapshot:
-        """The creator seats a computer player in the lobby."""
+        """The creator seats a computer player in the lobby, at ``level`` (None: the
+        table's computer level)."""
         async with self._lock(table_id):
             table = await self._lobby_of_creator(table_id, user_id, moderator)
+            level = level or Level(table.computer_level)
             seats = await self.repo.seats(table_id)
             taken = {s.name for s in seats}
             names = (f"{COMPUTER_MARK} {name}" for name in COMPUTER_NAMES)
@@ -537,6 +542,17 @@ class TableService:
             table_id, user_id, moderator, lambda: self.repo.set_hidden(table_id, hidden)
         )
 
+    async def set_computer_level(
+        self, table_id: int, user_id: int, level: str, *, moderator: bool
+    ) -> Snapshot:
+        """The creator chooses how well the table's computers play (those it adds,
+        and those playing for away players)."""
+        if level not in COMPUTER_LEVELS:
+            raise Refusal("not_allowed")
+        return await self._lobby_option(
+            table_id, user_id, moderator, lambda: self.repo.set_computer_level(table_id, level)
+        )
+
     async def set_language(
         self, table_id: int, user_id: int, language: str, *, moderator: bool
     ) -> Snapshot:
@@ -574,7 +590,7 @@ class TableService:
             return None
         if seat.computer is not None:
             return Level(seat.computer)
-        return Level.NORMAL if self.taken_over(snap, seat) else None
+        return Level(snap.table.computer_level) if self.taken_over(snap, seat) else None
 
     def taken_over(self, snap: Snapshot, seat: SeatRecord) -> bool:
         return snap.taken_over(seat.seat, self.away_after)

@@ -148,6 +148,7 @@ def table_from(row: Row) -> TableRecord:
         rendered_status=None if row["rendered_status"] is None else row["rendered_status"],
         language=row["language"],
         hidden=bool(row["hidden"]),
+        computer_level=row["computer_level"],
     )
 
 

@@ -58,6 +58,9 @@ class TableRecord(Record):
     language: str = "en"
     """The language of the table's public messages, lines and pictures."""
     hidden: bool = False
+    computer_level: str = "normal"
+    """The level (``games.ai.Level``) of the computers the creator adds, and of the
+    computer playing for an away player."""
     """While the game runs, only its players see the table (its message shows who
     plays and who is asked, its channel gets the start and the end)."""
 

@@ -105,7 +105,7 @@ _CHANNEL_INDEX = "tables_one_open_per_channel"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version, takeover, rendered_status, language, hidden"
+    " rendered_version, takeover, rendered_status, language, hidden, computer_level"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer, locale"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
@@ -127,8 +127,8 @@ _LOCK_TABLE = "SELECT status FROM tables WHERE id = $1 FOR UPDATE"
 _INSERT_TABLE = f"""
     INSERT INTO tables (guild_id, channel_id, game, status, creator_id, options_json,
                         turn_timeout, reaction_timeout, choice_timeout, rematch_of,
-                        created_at, updated_at, takeover, language, hidden)
-    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13)
+                        created_at, updated_at, takeover, language, hidden, computer_level)
+    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)
     RETURNING {_TABLE_COLUMNS}
 """
 _OPEN_TABLE_IN_CHANNEL = (
@@ -438,6 +438,7 @@ class PostgresRepository:
         language: str = "en",
         creator_locale: str | None = None,
         hidden: bool = False,
+        computer_level: str = "normal",
     ) -> TableRecord:
         now = self._clock()
 
@@ -458,6 +459,7 @@ class PostgresRepository:
                     takeover,
                     language,
                     hidden,
+                    computer_level,
                 )
             except asyncpg.UniqueViolationError as error:
                 _raise_if_channel_taken(error, _ChannelTaken(channel_id=channel_id))
@@ -508,6 +510,9 @@ class PostgresRepository:
 
     async def set_hidden(self, table_id: int, hidden: bool) -> None:
         await self._update_table(table_id, "hidden", hidden)
+
+    async def set_computer_level(self, table_id: int, level: str) -> None:
+        await self._update_table(table_id, "computer_level", level)
 
     async def _update_table(self, table_id: int, column: str, value: object) -> None:
         """Sets one column (and updated_at) of an existing table."""

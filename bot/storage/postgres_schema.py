@@ -234,6 +234,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE outbox ADD COLUMN claimed_by TEXT",
         "ALTER TABLE outbox ADD COLUMN claimed_until DOUBLE PRECISION",
     ),
+    # 10: the level of the table's computer players (added ones, and take-over)
+    ("ALTER TABLE tables ADD COLUMN computer_level TEXT NOT NULL DEFAULT 'normal'",),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

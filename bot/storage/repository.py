@@ -88,10 +88,11 @@ class Repository(Protocol):
         language: str = "en",
         creator_locale: str | None = None,
         hidden: bool = False,
+        computer_level: str = "normal",
     ) -> TableRecord:
         """A new lobby speaking ``language``, with its creator in seat 0 (its DMs in
-        ``creator_locale``), ``hidden`` from non-players while it runs. Raises
-        ChannelBusy."""
+        ``creator_locale``), ``hidden`` from non-players while it runs, its
+        computers playing at ``computer_level``. Raises ChannelBusy."""
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
@@ -127,6 +128,10 @@ class Repository(Protocol):
 
     async def set_hidden(self, table_id: int, hidden: bool) -> None:
         """Whether the running table is hidden from non-players. Raises UnknownTable."""
+
+    async def set_computer_level(self, table_id: int, level: str) -> None:
+        """The level of the computers added to the table and of take-over. Raises
+        UnknownTable."""
 
     async def set_status(self, table_id: int, status: TableStatus) -> None:
         """Also clears the table's deadline when the status is not RUNNING."""

@@ -129,7 +129,7 @@ _CHANNEL_INDEX_ERROR = "tables.channel_id"
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, creator_id, options_json, turn_timeout,"
     " reaction_timeout, choice_timeout, message_id, seed, rematch_of, created_at, updated_at,"
-    " rendered_version, takeover, rendered_status, language, hidden"
+    " rendered_version, takeover, rendered_status, language, hidden, computer_level"
 )
 _SEAT_COLUMNS = "table_id, seat, user_id, name, away_strikes, removed, computer, locale"
 _ACTION_COLUMNS = "table_id, version, kind, seat, user_id, choice_json, created_at"
@@ -446,6 +446,7 @@ class SqliteRepository:
         language: str = "en",
         creator_locale: str | None = None,
         hidden: bool = False,
+        computer_level: str = "normal",
     ) -> TableRecord:
         now = self._clock()
 
@@ -454,8 +455,8 @@ class SqliteRepository:
                 cursor = db.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, creator_id,"
                     " options_json, turn_timeout, reaction_timeout, choice_timeout, rematch_of,"
-                    " created_at, updated_at, takeover, language, hidden)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created_at, updated_at, takeover, language, hidden, computer_level)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -472,6 +473,7 @@ class SqliteRepository:
                         int(takeover),
                         language,
                         int(hidden),
+                        computer_level,
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -501,6 +503,7 @@ class SqliteRepository:
             takeover=takeover,
             language=language,
             hidden=hidden,
+            computer_level=computer_level,
         )
 
     async def get_table(self, table_id: int) -> TableRecord | None:
@@ -547,6 +550,9 @@ class SqliteRepository:
 
     async def set_hidden(self, table_id: int, hidden: bool) -> None:
         await self._update_table(table_id, "hidden", int(hidden))
+
+    async def set_computer_level(self, table_id: int, level: str) -> None:
+        await self._update_table(table_id, "computer_level", level)
 
     async def _update_table(self, table_id: int, column: str, value: int | str) -> None:
         """Sets one column (and updated_at) of an existing table."""

@@ -241,6 +241,8 @@ class Controller:
                 raise Refusal("not_allowed")
             if code == "ui.language":
                 await self._language(interaction, table, values[0])
+            elif code == "ui.level":
+                await self._level(interaction, table, values[0])
             else:
                 await self._choose(interaction, table, version, values[0])
 
@@ -516,11 +518,22 @@ class Controller:
         )
         await self.answer_after(interaction, changed, table=table)
 
+    async def _level(
+        self, interaction: discord.Interaction[Any], table: TableRecord, level: str
+    ) -> None:
+        moderator = await self.is_moderator(interaction, table.guild_id)
+        changed = self.service.set_computer_level(
+            table.id, interaction.user.id, level, moderator=moderator
+        )
+        await self.answer_after(interaction, changed, table=table)
+
     async def _computer(self, table_id: int, user_id: int, code: str, moderator: bool) -> None:
         what = code.removeprefix("ui.computer.")
         if what == "remove":
             await self.service.remove_computer(table_id, user_id, moderator=moderator)
-        elif what in (Level.EASY, Level.NORMAL):
+        elif what == "add":
+            await self.service.add_computer(table_id, user_id, moderator=moderator)
+        elif what in (Level.EASY, Level.NORMAL):  # the buttons of lobbies drawn before levels
             await self.service.add_computer(table_id, user_id, Level(what), moderator=moderator)
         else:
             raise Refusal("not_allowed")

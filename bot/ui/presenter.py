@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 import discord
 
 from bot.storage.models import TableStatus
-from bot.tables import COMPUTER_MARK
+from bot.tables import COMPUTER_LEVELS, COMPUTER_MARK
 from games.base import Event, Game, GameState, Model, View
 
 from .codec import encode
@@ -494,6 +494,11 @@ def lobby_embed(ctx: TableContext, presenter: AnyPresenter) -> discord.Embed:
                 presenter.options_summary(snap.table.options_json, ctx.locale),
                 t(f"lobby.takeover.{'on' if snap.table.takeover else 'off'}", ctx.locale),
                 t(f"lobby.hidden.{'on' if snap.table.hidden else 'off'}", ctx.locale),
+                t(
+                    "lobby.computer_level",
+                    ctx.locale,
+                    level=t(f"lobby.level_name.{snap.table.computer_level}", ctx.locale),
+                ),
                 t("lobby.language", ctx.locale, language=AUTONYMS[language_of(ctx.locale)]),
             )
         ),
@@ -526,10 +531,7 @@ def lobby_items(ctx: TableContext) -> list[Item]:
             table, 0, "ui.cancel", label=t("lobby.cancel", locale), style=discord.ButtonStyle.danger
         ),
         GameButton(
-            table, 0, "ui.computer.normal", label=t("lobby.add_normal", locale), emoji="🤖", row=1
-        ),
-        GameButton(
-            table, 0, "ui.computer.easy", label=t("lobby.add_easy", locale), emoji="🤖", row=1
+            table, 0, "ui.computer.add", label=t("lobby.add_computer", locale), emoji="🤖", row=1
         ),
         GameButton(table, 0, "ui.computer.remove", label=t("lobby.remove_computer", locale), row=1),
         GameButton(
@@ -543,7 +545,22 @@ def lobby_items(ctx: TableContext) -> list[Item]:
             table, 0, f"ui.hidden.{hidden}", label=t(f"lobby.set_hidden.{hidden}", locale), row=1
         ),
         language_select(ctx),
+        level_select(ctx),
     ]
+
+
+def level_select(ctx: TableContext) -> Item:
+    """How well the table's computers play, for its creator to choose (row 3)."""
+    current = ctx.snapshot.table.computer_level
+    options = [
+        discord.SelectOption(
+            label=t(f"lobby.level_name.{level}", ctx.locale), value=level, default=level == current
+        )
+        for level in COMPUTER_LEVELS
+    ]
+    return GameSelect(
+        ctx.table_id, 0, "ui.level", options, placeholder=t("lobby.choose_level", ctx.locale), row=3
+    )
 
 
 def language_select(ctx: TableContext) -> Item:

@@ -444,6 +444,30 @@ async def test_the_creator_chooses_the_table_language_in_the_lobby(
     assert (await service.snapshot(table)).table.language == "fr"
 
 
+async def test_the_creator_chooses_the_computers_level_in_the_lobby(
+    service: TableService,
+) -> None:
+    table = await lobby(service)
+    await service.join(table, USERS[1], "u1")
+    for refused, key in (
+        (service.set_computer_level(table, USERS[1], "easy", moderator=False), "creator_only"),
+        (service.set_computer_level(table, USERS[0], "random", moderator=False), "not_allowed"),
+    ):
+        with pytest.raises(Refusal) as refusal:
+            await refused
+        assert refusal.value.key == key
+    assert (await service.snapshot(table)).table.computer_level == "normal"
+    await service.set_computer_level(table, USERS[0], "easy", moderator=False)
+    added = await service.add_computer(table, USERS[0], moderator=False)
+    assert added.seats[-1].computer == "easy", "added at the table's level"
+    chosen = await service.add_computer(table, USERS[0], Level.NORMAL, moderator=False)
+    assert chosen.seats[-1].computer == "normal", "or at the level asked"
+    await service.start(table, USERS[0], moderator=False)
+    with pytest.raises(Refusal) as running:
+        await service.set_computer_level(table, USERS[0], "normal", moderator=False)
+    assert running.value.key == "not_lobby"
+
+
 async def test_a_seat_follows_its_players_language(service: TableService) -> None:
     table = await lobby(service)
     await service.join(table, USERS[1], "u1", "fr")
@@ -469,10 +493,12 @@ async def test_a_rematch_keeps_the_table_language_and_each_players_locale(
     )
     table = snap.table.id
     await service.join(table, USERS[1], "u1", "fr")
+    await service.set_computer_level(table, USERS[0], "easy", moderator=False)
     await service.start(table, USERS[0], moderator=False)
     await play_to_the_end(service, table, random.Random(3))
     rematch = await service.rematch(table, USERS[1], "u1")
     assert rematch.table.language == "it"
+    assert rematch.table.computer_level == "easy", "and the computers' level"
     assert [(s.user_id, s.locale) for s in rematch.seats] == [(USERS[1], "fr"), (USERS[0], "it")]
 
 

@@ -43,6 +43,7 @@ LOBBY_CODES = (
     "ui.leave",
     "ui.start",
     "ui.cancel",
+    "ui.computer.add",
     "ui.computer.normal",
     "ui.computer.easy",
     "ui.computer.remove",

@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 
 from bot.storage.models import TableStatus
+from bot.ui.i18n import t
+from games.ai import Level
 from games.complots import ActionKind
 from games.complots.models import Act, Pass
 from tests.e2e.fake_discord.components import labels
 
-from .harness import Table, World
+from .harness import Table, World, answer_text
 
 COMPUTERS = ("🤖 Ada", "🤖 Babbage", "🤖 Turing")
 
@@ -36,6 +38,16 @@ async def open_lobby(world: World, bot: Any) -> Table:
 
 async def click(table: Table, user: Any, label: str) -> Any:
     record = await table.click_label(user, label)
+    await record.wait_response()
+    await table.settle()
+    return record
+
+
+async def choose_level(table: Table, user: Any, level: str) -> Any:
+    """``user`` picks the computers' level in the lobby's level menu."""
+    record = await table.fake.select(
+        user, await table.message(), f"gs:{table.id}:0:ui.level", [level]
+    )
     await record.wait_response()
     await table.settle()
     return record
@@ -68,15 +80,29 @@ async def test_one_person_and_three_computers_play_a_whole_game(world: World) ->
     async with fake.running(world.bot(computer_delay=0.0)) as bot:
         table = await open_lobby(world, bot)
         lobby = await table.message()
-        assert {"Add computer", "Add easy computer", "Remove computer"} <= set(labels(lobby))
+        assert {"Add computer", "Remove computer"} <= set(labels(lobby))
+        assert "Computer level: **Normal**" in lobby.embeds[0]["fields"][1]["value"]
 
         refused = await click(table, bob, "Add computer")
         assert refused.ephemeral and "Only the table's creator" in refused.content
         refused = await click(table, alice, "Remove computer")
         assert refused.ephemeral and "no computer player" in refused.content
 
-        for label in ("Add computer", "Add computer", "Add easy computer", "Add easy computer"):
-            await click(table, alice, label)
+        refused = await choose_level(table, bob, "easy")
+        assert refused.ephemeral and "Only the table's creator" in refused.content
+        for forged_level in ("random", "godlike"):
+            forged = await world.fake.forge(
+                alice, await table.message(), f"gs:{table.id}:0:ui.level", values=[forged_level]
+            )
+            assert await answer_text(forged) == t("refusal.not_allowed", "en")
+        assert (await bot.tables.snapshot(table.id)).table.computer_level == "normal"
+        await click(table, alice, "Add computer")
+        await click(table, alice, "Add computer")
+        await choose_level(table, alice, "easy")
+        options = (await table.message()).embeds[0]["fields"][1]["value"]
+        assert "Computer level: **Easy**" in options
+        await click(table, alice, "Add computer")
+        await click(table, alice, "Add computer")
         await click(table, alice, "Remove computer")
         seats = (await table.message()).embeds[0]["fields"][0]["value"]
         assert seats.splitlines()[1:] == [
@@ -125,7 +151,8 @@ async def test_a_computer_takes_over_an_away_player_who_then_takes_the_seat_back
     async with fake.running(world.bot(away_after=2, computer_delay=0.0)) as bot:
         table = await open_lobby(world, bot)
         await click(table, bob, "Join")
-        await click(table, alice, "Add easy computer")
+        await choose_level(table, alice, "easy")
+        await click(table, alice, "Add computer")
         await click(table, alice, "Start")
         service = bot.tables
         game = service.game("complots")
@@ -164,6 +191,8 @@ async def test_a_computer_takes_over_an_away_player_who_then_takes_the_seat_back
             actions = await bot.repo.actions(table.id)
             return any(a.kind.value == "computer" and a.seat == 1 for a in actions)
 
+        snap = await service.snapshot(table.id)
+        assert service.computer_level(snap, snap.seats[1]) is Level.EASY, "the table's level"
         await play_until(computer_played_bob)
         await table.settle()
         assert "bob 🤖" in channel_text(world), "the log tells who played for bob"
