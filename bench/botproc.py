@@ -1,6 +1,7 @@
 """The real bot as its own process (``python -m bot``) against a FakeDiscord that runs
 in the bench's process, and what the benches read of it: CPU seconds, RSS, its log,
-and what it stores (read-only, straight from its SQLite file).
+and what it stores (read-only: straight from its SQLite file, or from its PostgreSQL
+database through the bot's own repository).
 
 Used by bench.discord_latency, bench.restore and bench.memory; not a bench itself.
 """
@@ -21,8 +22,12 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+import asyncpg
+
+from bot.config import Settings
+from bot.storage import Repository, repository_for
 from games.base import GameState
 from games.registry import GAMES
 from tests.e2e.fake_discord import FakeDiscord, InteractionRecord, RequestRecord, StoredMessage
@@ -54,7 +59,8 @@ def percentile(values: list[float], p: float) -> float:
 
 def bot_env(fake: FakeDiscord, database: Path, **extra: str) -> dict[str, str]:
     """The environment of a bot process pointed at ``fake`` and ``database``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    ours = ("DISCORD_", "DATABASE_", "SHARD_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(ours)}
     env.update(
         DISCORD_TOKEN=fake.token,
         DISCORD_API_BASE=f"{fake.url}/api/v10",
@@ -314,8 +320,7 @@ class Oracle:
     def __init__(self, path: Path, game: str = "complots") -> None:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA busy_timeout = 5000")
-        self.game = GAMES[game]
-        self._states: dict[int, tuple[int, GameState]] = {}
+        self.states = ParsedStates(game)
 
     def close(self) -> None:
         self.db.close()
@@ -332,13 +337,7 @@ class Oracle:
         if not found:
             return None
         status, message_id, creator_id, version, state_json = found[0]
-        state = None
-        if state_json is not None:
-            cached = self._states.get(table_id)
-            if cached is None or cached[0] != version:
-                cached = (version, self.game.state_model.model_validate_json(state_json))
-                self._states[table_id] = cached
-            state = cached[1]
+        state = self.states.parsed(table_id, version, state_json)
         seats = self.rows("SELECT user_id FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
         return TableView(
             table_id, status, message_id, creator_id, version, state, [u for (u,) in seats]
@@ -362,7 +361,165 @@ class Oracle:
         return int(behind), int(undelivered)
 
     def forget(self, table_id: int) -> None:
+        self.states.forget(table_id)
+
+
+class ParsedStates:
+    """Each table's state parsed once per version."""
+
+    def __init__(self, game: str) -> None:
+        self.game = GAMES[game]
+        self._states: dict[int, tuple[int, GameState]] = {}
+
+    def parsed(
+        self, table_id: int, version: int | None, state_json: str | None
+    ) -> GameState | None:
+        if state_json is None or version is None:
+            return None
+        cached = self._states.get(table_id)
+        if cached is None or cached[0] != version:
+            cached = (version, self.game.state_model.model_validate_json(state_json))
+            self._states[table_id] = cached
+        return cached[1]
+
+    def forget(self, table_id: int) -> None:
         self._states.pop(table_id, None)
+
+
+ACTIONS_BETWEEN = "SELECT count(*) FROM actions WHERE created_at BETWEEN {} AND {}"
+OWED_RENDERS = (
+    "SELECT count(*) FROM tables t JOIN states s ON s.table_id = t.id"
+    " WHERE t.status = 'running'"
+    " AND (t.rendered_version IS NULL OR t.rendered_version < s.version)"
+)
+OWED_DELIVERIES = "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"
+
+
+class DatabaseReader(Protocol):
+    """What the benches read of the bot's database (not timed), whichever the backend."""
+
+    async def table(self, table_id: int) -> TableView | None: ...
+
+    async def open_table_in_channel(self, channel_id: int) -> int | None: ...
+
+    async def owed(self) -> tuple[int, int]:
+        """(running tables whose message is behind their state, undelivered outbox
+        entries)."""
+        ...
+
+    async def actions_between(self, began: float, ended: float) -> int:
+        """Action records written from ``began`` to ``ended`` (``time.time()``)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class SqliteReader:
+    """The Oracle's reads as a DatabaseReader: awaited, but never waiting (SQLite in
+    WAL mode never blocks a reader), so they cost what the Oracle's calls cost."""
+
+    def __init__(self, path: Path) -> None:
+        self.oracle = Oracle(path)
+
+    async def table(self, table_id: int) -> TableView | None:
+        return self.oracle.table(table_id)
+
+    async def open_table_in_channel(self, channel_id: int) -> int | None:
+        return self.oracle.open_table_in_channel(channel_id)
+
+    async def owed(self) -> tuple[int, int]:
+        return self.oracle.owed()
+
+    async def actions_between(self, began: float, ended: float) -> int:
+        return int(self.oracle.rows(ACTIONS_BETWEEN.format("?", "?"), (began, ended))[0][0])
+
+    async def close(self) -> None:
+        self.oracle.close()
+
+
+class PostgresReader:
+    """Reads of the bot's PostgreSQL database through the repository its settings
+    name (``repository_for``: the bot's own queries, every guild); the counts the
+    repository contract has no method for (``owed``, ``actions_between``) on a
+    connection of their own. Nothing here writes (opening the repository checks the
+    schema version, as every bot process does)."""
+
+    def __init__(self, repo: Repository, counts: asyncpg.Connection, game: str) -> None:
+        self.repo = repo
+        self.counts = counts
+        self.states = ParsedStates(game)
+
+    @classmethod
+    async def open(cls, dsn: str, game: str = "complots") -> PostgresReader:
+        repo = repository_for(Settings(_env_file=None, database_url=dsn))
+        await repo.open()
+        try:
+            counts = await asyncpg.connect(dsn)
+        except BaseException:
+            await repo.close()
+            raise
+        return cls(repo, counts, game)
+
+    async def table(self, table_id: int) -> TableView | None:
+        table = await self.repo.get_table(table_id)
+        if table is None:
+            return None
+        stored = await self.repo.load_state(table_id)
+        seats = await self.repo.seats(table_id)
+        version = None if stored is None else stored.version
+        state_json = None if stored is None else stored.state_json
+        return TableView(
+            table_id,
+            table.status.value,
+            table.message_id,
+            table.creator_id,
+            version,
+            self.states.parsed(table_id, version, state_json),
+            [seat.user_id for seat in seats],
+        )
+
+    async def open_table_in_channel(self, channel_id: int) -> int | None:
+        table = await self.repo.open_table_in_channel(channel_id)
+        return None if table is None else table.id
+
+    async def owed(self) -> tuple[int, int]:
+        behind = await self.counts.fetchval(OWED_RENDERS)
+        undelivered = await self.counts.fetchval(OWED_DELIVERIES)
+        return int(behind), int(undelivered)
+
+    async def actions_between(self, began: float, ended: float) -> int:
+        return int(await self.counts.fetchval(ACTIONS_BETWEEN.format("$1", "$2"), began, ended))
+
+    async def close(self) -> None:
+        await self.counts.close()
+        await self.repo.close()
+
+
+async def open_reader(database: Path, dsn: str | None) -> DatabaseReader:
+    """The reader of the bot's database: PostgreSQL at ``dsn`` when given, else the
+    SQLite file at ``database``."""
+    if dsn is None:
+        return SqliteReader(database)
+    return await PostgresReader.open(dsn)
+
+
+def server_cpu_seconds(data: Path) -> float:
+    """User + system CPU seconds of a PostgreSQL server so far: its postmaster (with
+    the children it reaped: backends of closed connections) and its live children
+    (backends, background workers)."""
+    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # gone meanwhile: its time went to its parent's reaped children
+        pid, parent = int(stat.parent.name), int(fields[1])
+        if pid == postmaster:  # utime, stime, and its reaped children's cutime, cstime
+            total += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+        elif parent == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
 
 
 PANEL_TIMEOUT = 5.0

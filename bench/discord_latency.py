@@ -2,7 +2,7 @@
 Complots tables.
 
     .venv/bin/python -m bench.discord_latency [--tables 10 100 500 1000] [--seconds 20]
-        [--pace 0] [--profile FILE]
+        [--pace 0] [--profile FILE] [--backend sqlite|postgres] [--processes 1]
 
 For each table count: one fake Discord (tests/e2e/fake_discord: real HTTP and a
 real websocket on 127.0.0.1) in this process, one guild, one channel per table, 4
@@ -46,8 +46,9 @@ Figures, per table count:
   ``/webhooks/``), over the accepted game steps (Rematch and Start calls are in the
   numerator, not the denominator).
 * the CPU split over the timed phase: the bot process's CPU seconds
-  (/proc/<pid>/stat utime + stime, all its threads) against this process's
-  (``os.times()``: the fake and the players), with the load average.
+  (/proc/<pid>/stat utime + stime, all its threads; the sum of the bot processes)
+  against this process's (``os.times()``: the fake and the players), with the load
+  average.
 * how late this process's event loop ran during the timed phase: the fake
   receives the bot's answers there, so seconds of lag would be billed to the bot.
   This process freezes what the setup built (``gc.freeze``) and collects no
@@ -58,11 +59,25 @@ Figures, per table count:
 429 to REST requests beyond N per second, interaction endpoints exempt, as Discord
 does; discord.py then waits and retries (the count of 429s is printed). 0: no limit.
 
+``--backend postgres``: the bot keeps its tables in PostgreSQL (``DATABASE_URL``), a
+new database per table count on a throwaway server this bench starts
+(``tests.postgres.running_server``: its own cluster on a free local port, durability
+traded for speed: ``fsync`` and ``synchronous_commit`` off, as SQLite's
+``synchronous=NORMAL`` does not wait for the disk at each commit either); players
+read it through the bot's own repository (``bench.botproc.PostgresReader``).
+``--processes N`` (PostgreSQL only, when over 1): N bot processes, one Discord shard
+each (``SHARD_COUNT=N``, ``SHARD_IDS=i``), the tables spread over N guilds, one per
+shard (``add_guild(shard=...)``), so each process serves its own 1/N of the tables.
+The bot CPU figure is then the sum of the processes (each printed apart); with
+PostgreSQL the server's CPU (its postmaster and backends, the players' reads
+included) is printed beside it.
+
 ``--pace S``: each table waits a random think time (exponential, mean S seconds,
 seeded per table) before each step, as people do; 0 (the default) clicks again as
 soon as the previous answer came, which measures the bot's ceiling. ``--profile
 FILE``: the bot process runs under cProfile (slower: figures taken so are not
-comparable) and writes its profile to FILE.<tables> when it stops.
+comparable) and writes its profile to FILE.<tables> when it stops (each of several
+processes to FILE.<tables>.shard<i>).
 
 Nothing is asserted: it is a measurement, not a test.
 """
@@ -79,24 +94,26 @@ import re
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.botproc import (
     BotProcess,
-    Oracle,
+    DatabaseReader,
     TableView,
     Watched,
     bot_process,
     load_text,
+    open_reader,
     panel_of,
     percentile,
     rate_limited,
     request_kinds,
+    server_cpu_seconds,
     shown_versions,
     time_requests,
-    wait_until,
     watched_history,
 )
 from bot.ui.i18n import t
@@ -106,11 +123,13 @@ from tests.e2e.fake_discord import (
     CallbackRecord,
     FakeChannel,
     FakeDiscord,
+    FakeGuild,
     FakeUser,
     InteractionRecord,
     InteractionRefused,
     StoredMessage,
 )
+from tests.postgres import PostgresServer, running_server
 
 PLAYERS = 4
 RENDER_INTERVAL = 1.0
@@ -202,6 +221,11 @@ class Cost:
     """What the timed phase cost: CPU of both processes, the bot's REST calls."""
 
     bot_cpu: float = math.nan
+    """All the bot processes."""
+    bot_cpus: list[float] = field(default_factory=list)
+    """Each bot process (shard 0 first)."""
+    server_cpu: float = math.nan
+    """The PostgreSQL server (NaN: SQLite, in the bot process)."""
     bench_cpu: float = math.nan
     rest: int = 0
     rest_kinds: Counter[str] = field(default_factory=Counter)
@@ -279,10 +303,12 @@ class Move:
     clicks: Clicks
 
 
-def build_world(fake: FakeDiscord, tables: int) -> list[Seating]:
-    guild = fake.add_guild("Bench night")
+def build_world(fake: FakeDiscord, tables: int, shards: int = 1) -> list[Seating]:
+    """One guild (unsharded), or one guild per shard, the tables dealt in turn."""
+    guilds = bench_guilds(fake, shards)
     seatings = []
     for n in range(tables):
+        guild = guilds[n % len(guilds)]
         channel = fake.add_channel(guild, f"complots-{n}")
         users = [fake.add_user(f"p{n}-{i}") for i in range(PLAYERS)]
         for user in users:
@@ -291,13 +317,46 @@ def build_world(fake: FakeDiscord, tables: int) -> list[Seating]:
     return seatings
 
 
+def bench_guilds(fake: FakeDiscord, shards: int) -> list[FakeGuild]:
+    if shards == 1:
+        return [fake.add_guild("Bench night")]
+    return [fake.add_guild(f"Bench night {i}", shard=(i, shards)) for i in range(shards)]
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """Where the bot keeps its tables, and how many processes (shards) serve them."""
+
+    processes: int = 1
+    server: PostgresServer | None = None
+    """The PostgreSQL server of the run (None: SQLite)."""
+
+    def describe(self) -> str:
+        where = "SQLite file" if self.server is None else "PostgreSQL"
+        if self.processes == 1:
+            return f"{where}, one bot process"
+        return f"{where}, {self.processes} bot processes (one shard each)"
+
+    def env(self, index: int, dsn: str | None) -> dict[str, str]:
+        """Settings of bot process ``index`` besides the bench's own."""
+        env = {"RENDER_INTERVAL": str(RENDER_INTERVAL)}
+        if dsn is not None:
+            env["DATABASE_URL"] = dsn
+        if self.processes > 1:
+            env.update(SHARD_COUNT=str(self.processes), SHARD_IDS=str(index))
+        return env
+
+    def server_cpu(self) -> float:
+        return math.nan if self.server is None else server_cpu_seconds(self.server.data)
+
+
 # --- one run -----------------------------------------------------------------------------
 
 
 class Run:
     """The fake and the simulated players of one table count (the bot is elsewhere)."""
 
-    def __init__(self, fake: FakeDiscord, oracle: Oracle, seatings: list[Seating]) -> None:
+    def __init__(self, fake: FakeDiscord, oracle: DatabaseReader, seatings: list[Seating]) -> None:
         self.fake = fake
         self.oracle = oracle  # where players read the true state (not timed)
         self.seatings = seatings
@@ -367,7 +426,7 @@ class Run:
     async def wait_for_message(self, seating: Seating, until: float) -> StoredMessage | None:
         """The table's message once the bot posted it (polled: rare)."""
         while time.monotonic() < until:
-            view = self.oracle.table(seating.table_id)
+            view = await self.oracle.table(seating.table_id)
             if view is not None and (message := self.table_message(view)) is not None:
                 return message
             await asyncio.sleep(0.05)
@@ -378,7 +437,7 @@ class Run:
     async def open_table(self, seating: Seating) -> None:
         creator = seating.users[0]
         if await self.answer("lobby", self.fake.slash(creator, seating.channel, "complots")):
-            seating.table_id = self.oracle.open_table_in_channel(seating.channel.id) or 0
+            seating.table_id = await self.oracle.open_table_in_channel(seating.channel.id) or 0
 
     async def join_table(self, seating: Seating) -> None:
         message = await self.wait_for_message(seating, time.monotonic() + LOBBY_TIMEOUT)
@@ -389,7 +448,7 @@ class Run:
         joiners = seating.users[1:]
         answers = [await self.answer("lobby", self.fake.click(u, message, join)) for u in joiners]
         # An accepted Join answers a line alone too: the table tells who sat down.
-        view = self.oracle.table(seating.table_id)
+        view = await self.oracle.table(seating.table_id)
         seated = set() if view is None else set(view.seat_users)
         for user, record in zip(joiners, answers, strict=True):
             if record is not None and user.id not in seated:
@@ -425,10 +484,11 @@ class Run:
 
     async def drain(self) -> bool:
         """Wait until every table message shows its table and the outbox is empty."""
-        try:
-            await wait_until(lambda: self.oracle.owed() == (0, 0), DRAIN_LIMIT, "drain", 0.2)
-        except TimeoutError:
-            return False
+        end = time.monotonic() + DRAIN_LIMIT
+        while await self.oracle.owed() != (0, 0):
+            if time.monotonic() > end:
+                return False
+            await asyncio.sleep(0.2)
         return True
 
     # --- the timed phase ---
@@ -449,7 +509,7 @@ class Run:
 
     async def step(self, seating: Seating, rng: random.Random, until: float) -> None:
         """One random legal step of one table, through the latest table message."""
-        view = self.oracle.table(seating.table_id)
+        view = await self.oracle.table(seating.table_id)
         message = None if view is None else self.table_message(view)
         if view is None or message is None:
             await asyncio.sleep(0.1)
@@ -535,7 +595,7 @@ class Run:
         if await self.click("lobby", user, message, button) is None:
             return
         self.stats.games += 1
-        table_id = self.oracle.open_table_in_channel(seating.channel.id)
+        table_id = await self.oracle.open_table_in_channel(seating.channel.id)
         if table_id is None:
             self.stats.error("no lobby after a rematch")
             return
@@ -563,33 +623,64 @@ class Run:
 
 
 async def measure(
-    tables: int, seconds: float, pace: float, profile: str | None, global_limit: int
+    tables: int,
+    seconds: float,
+    pace: float,
+    profile: str | None,
+    global_limit: int,
+    deployment: Deployment = Deployment(),
 ) -> Result:
-    """One row: a fresh fake, world, database and bot process for ``tables`` tables."""
-    with tempfile.TemporaryDirectory(prefix="bench-discord-") as name:
-        folder = Path(name)
-        database = folder / "tables.sqlite3"
-        limit = global_limit or None
-        async with FakeDiscord(response_deadline=RESPONSE_DEADLINE, global_limit=limit) as fake:
-            time_requests(fake)
-            seatings = build_world(fake, tables)
-            env = {"RENDER_INTERVAL": str(RENDER_INTERVAL)}
-            profiled = None if profile is None else Path(f"{profile}.{tables}").resolve()
-            async with bot_process(fake, folder, database, env, profile=profiled) as bot:
-                oracle = Oracle(database)
-                run = Run(fake, oracle, seatings)
-                run.pace = pace
-                try:
-                    result = await run_phases(run, bot, seconds)
-                finally:
-                    oracle.close()
-            result.exit_code = bot.process.returncode
-            result.log = bot.log_counts()
-            result.note = "; ".join(filter(None, [result.note, fake_health(fake)]))
+    """One row: a fresh fake, world, database and bot processes for ``tables`` tables."""
+    server = deployment.server
+    dsn = None if server is None else await server.new_database()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-discord-") as name:
+            folder = Path(name)
+            database = folder / "tables.sqlite3"
+            limit = global_limit or None
+            async with FakeDiscord(response_deadline=RESPONSE_DEADLINE, global_limit=limit) as fake:
+                time_requests(fake)
+                seatings = build_world(fake, tables, deployment.processes)
+                started = bot_processes(fake, folder, dsn, profile, tables, deployment)
+                async with AsyncExitStack() as stack:
+                    bots = [await stack.enter_async_context(bot) for bot in started]
+                    oracle = await open_reader(database, dsn)
+                    run = Run(fake, oracle, seatings)
+                    run.pace = pace
+                    try:
+                        result = await run_phases(run, bots, seconds, deployment)
+                    finally:
+                        await oracle.close()
+                codes = [bot.process.returncode for bot in bots]
+                result.exit_code = next((code for code in codes if code), codes[0])
+                for bot in bots:
+                    result.log += bot.log_counts()
+                result.note = "; ".join(filter(None, [result.note, fake_health(fake)]))
+    finally:
+        if server is not None and dsn is not None:
+            await server.drop_database(dsn)
     return result
 
 
-async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
+def bot_processes(
+    fake: FakeDiscord,
+    folder: Path,
+    dsn: str | None,
+    profile: str | None,
+    tables: int,
+    deployment: Deployment,
+) -> Iterator[AbstractAsyncContextManager[BotProcess]]:
+    """The bot processes, one per shard, each started when the previous one identified."""
+    for index in range(deployment.processes):
+        shard = "" if deployment.processes == 1 else f".shard{index}"
+        profiled = None if profile is None else Path(f"{profile}.{tables}{shard}").resolve()
+        env = deployment.env(index, dsn)
+        yield bot_process(fake, folder, folder / "tables.sqlite3", env, profile=profiled)
+
+
+async def run_phases(
+    run: Run, bots: list[BotProcess], seconds: float, deployment: Deployment
+) -> Result:
     """Set every table up (within SETUP_LIMIT), drain, then the timed phase."""
     began = time.monotonic()
     finished = await set_up_within_limit(run)
@@ -605,7 +696,8 @@ async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
     requests = time_requests(fake)
     first = len(requests)
     result.load_before = os.getloadavg()
-    bot_cpu, bench = bot.cpu_seconds(), os.times()
+    server_cpu = deployment.server_cpu()
+    bot_cpus, bench = [b.cpu_seconds() for b in bots], os.times()
     lag = LoopLag()
     lag.start()
     gc.disable()  # no collection pauses in this process while it is timed
@@ -620,7 +712,9 @@ async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
     await lag.stop()
     result.lags = lag.lags
     after = os.times()
-    result.cost.bot_cpu = bot.cpu_seconds() - bot_cpu
+    result.cost.bot_cpus = [b.cpu_seconds() - cpu for b, cpu in zip(bots, bot_cpus, strict=True)]
+    result.cost.bot_cpu = sum(result.cost.bot_cpus)
+    result.cost.server_cpu = deployment.server_cpu() - server_cpu
     result.cost.bench_cpu = (after.user + after.system) - (bench.user + bench.system)
     result.load = os.getloadavg()
     window = [
@@ -633,9 +727,7 @@ async def run_phases(run: Run, bot: BotProcess, seconds: float) -> Result:
     result.cost.rest = len(limited)
     result.cost.exempt = len(window) - len(limited)
     result.cost.rest_kinds = request_kinds(fake, limited)
-    result.cost.committed = run.oracle.rows(
-        "SELECT count(*) FROM actions WHERE created_at BETWEEN ? AND ?", (wall_began, wall_ended)
-    )[0][0]
+    result.cost.committed = await run.oracle.actions_between(wall_began, wall_ended)
     await asyncio.sleep(SETTLE)  # table-message versions still on their way
     return result
 
@@ -683,8 +775,9 @@ COST_COLUMNS = (
 )
 
 
-def print_header(seconds: float, pace: float) -> None:
+def print_header(seconds: float, pace: float, deployment: Deployment = Deployment()) -> None:
     print("Interaction latency and cost of the bot process (bench.discord_latency)")
+    print(f"The bot's tables: {deployment.describe()}.")
     print(
         "The bot runs alone in its own process (python -m bot); the fake Discord and the\n"
         "simulated players run in this one (both on this machine's cores: see the load).\n"
@@ -797,9 +890,10 @@ def print_details(result: Result) -> None:
         )
         bot_share = cost.bot_cpu / seconds
         print(
-            f"  CPU over {seconds:.1f} s: bot process {cost.bot_cpu:.1f} s"
+            f"  CPU over {seconds:.1f} s: {bot_processes_cpu(cost)} {cost.bot_cpu:.1f} s"
             f" ({100 * bot_share:.0f}% of a core,"
             f" {1000 * cost.bot_cpu / max(stats.clicks, 1):.2f} ms per click),"
+            f"{server_cpu_text(cost, stats.clicks, seconds)}"
             f" bench process (fake + players) {cost.bench_cpu:.1f} s"
             f" ({100 * cost.bench_cpu / seconds:.0f}% of a core); {os.cpu_count()} cores"
         )
@@ -814,6 +908,24 @@ def print_details(result: Result) -> None:
         print(f"  error x{n}: {reason}")
     for text, n in result.log.most_common(5):
         print(f"  bot log x{n}: {text}")
+
+
+def bot_processes_cpu(cost: Cost) -> str:
+    """The bot process, or the bot processes with each one's share."""
+    if len(cost.bot_cpus) <= 1:
+        return "bot process"
+    each = ", ".join(f"shard {i} {cpu:.1f} s" for i, cpu in enumerate(cost.bot_cpus))
+    return f"bot processes ({each}), together"
+
+
+def server_cpu_text(cost: Cost, clicks: int, seconds: float) -> str:
+    if math.isnan(cost.server_cpu):
+        return ""
+    return (
+        f" PostgreSQL server {cost.server_cpu:.1f} s ({100 * cost.server_cpu / seconds:.0f}%"
+        f" of a core, {1000 * cost.server_cpu / max(clicks, 1):.2f} ms per click, the"
+        " players' reads included),"
+    )
 
 
 def kind_summary(stats: Stats) -> str:
@@ -837,21 +949,42 @@ def main() -> None:
         default=50,
         help="Discord's global rate limit the fake enforces, requests/s (0: none)",
     )
+    parser.add_argument(
+        "--backend",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="where the bot keeps its tables (postgres: a throwaway local server)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each (over 1: --backend postgres)",
+    )
     args = parser.parse_args()
-    print_header(args.seconds, args.pace)
-    limit = f"{args.global_limit} requests/s" if args.global_limit else "none"
-    print(f"Global rate limit the fake enforces (interactions exempt): {limit}", flush=True)
-    results = []
-    for tables in args.tables:
-        result = asyncio.run(
-            measure(tables, args.seconds, args.pace, args.profile, args.global_limit)
-        )
-        results.append(result)
-        print(
-            f"  {tables} tables done (setup {result.setup_seconds:.1f} s,"
-            f" load {load_text(result.load)})",
-            flush=True,
-        )
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1 and args.backend != "postgres":
+        parser.error("several bot processes share one database: --backend postgres")
+    postgres = running_server() if args.backend == "postgres" else nullcontext()
+    with postgres as server:
+        deployment = Deployment(args.processes, server)
+        print_header(args.seconds, args.pace, deployment)
+        limit = f"{args.global_limit} requests/s" if args.global_limit else "none"
+        print(f"Global rate limit the fake enforces (interactions exempt): {limit}", flush=True)
+        results = []
+        for tables in args.tables:
+            result = asyncio.run(
+                measure(
+                    tables, args.seconds, args.pace, args.profile, args.global_limit, deployment
+                )
+            )
+            results.append(result)
+            print(
+                f"  {tables} tables done (setup {result.setup_seconds:.1f} s,"
+                f" load {load_text(result.load)})",
+                flush=True,
+            )
     print_tables(results)
     for result in results:
         print_details(result)

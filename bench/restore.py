@@ -3,6 +3,7 @@ first clicks after boot.
 
     .venv/bin/python -m bench.restore [--tables 0 1000 10000] [--boots 3]
         [--tables-per-guild 20] [--steps 10] [--keep FOLDER]
+        [--backend sqlite|postgres] [--shard-count N]
 
 The database: one Complots table of 4 players is opened, joined, started and
 played ``--steps`` random legal steps through the real ``TableService`` with the
@@ -32,7 +33,17 @@ and the guilds to be parsed: "serving"). Then, one by one, clicks on other
 never-loaded tables (each loads its table: the first click's latency after boot)
 and a click on an already loaded one. The bot's CPU seconds and RSS after boot.
 Each size is booted ``--boots`` times (the file in the OS page cache: a warm
-restart). Nothing is asserted: it is a measurement, not a test.
+restart). The goal: spawn -> IDENTIFY within 1 s with 10,000 stored tables. Nothing
+is asserted: it is a measurement, not a test.
+
+``--backend postgres``: the database is built in SQLite as above, then copied into a
+new PostgreSQL database with ``bot.migrate.migrate_database`` (what ``python -m bot
+migrate`` does; not timed) on a throwaway server this bench starts
+(``tests.postgres.running_server``: its own cluster on a free local port, durability
+off), and the bot boots with ``DATABASE_URL``. ``--shard-count N``: the guilds are
+dealt over N Discord shards in turn (``add_guild(shard=...)``) and the bot boots as
+shard 0 of N (``SHARD_COUNT=N``, ``SHARD_IDS=0``), owning about 1/N of the tables;
+the clicked tables are among its own.
 """
 
 from __future__ import annotations
@@ -47,16 +58,20 @@ import statistics
 import tempfile
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bench.botproc import (
     BotProcess,
-    Oracle,
+    DatabaseReader,
     bot_process,
     load_text,
+    open_reader,
     panel_of,
     rate_limited,
     request_kinds,
@@ -64,6 +79,7 @@ from bench.botproc import (
 )
 from bench.discord_latency import watched_callbacks
 from bot.app import game_extension
+from bot.migrate import migrate_database
 from bot.storage import Deadline, SqliteRepository, Timeouts
 from bot.storage.models import TableStatus
 from bot.tables import TableService
@@ -73,6 +89,7 @@ from bot.ui.renderer import Renderer
 from games.registry import GAMES
 from tests.e2e.bot.harness import buttons_on, clicks_for, panel_select
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.postgres import PostgresServer, running_server
 
 GAME = GAMES["complots"]
 PLAYERS = 4
@@ -84,6 +101,9 @@ SYNTHETIC_USER = 10**15
 """User ids of tables nobody clicks: far below the fake's snowflakes."""
 SYNTHETIC_MESSAGE = 2 * 10**15
 ANSWER_TIMEOUT = 30.0
+GOAL_TABLES = 10_000
+GOAL_IDENTIFY = 1.0
+"""Seconds from spawn to IDENTIFY with GOAL_TABLES stored tables."""
 
 
 class NoScheduler:
@@ -262,17 +282,24 @@ class World:
     """Indexes of the slots whose table messages and users are in the fake."""
     users: dict[int, FakeUser] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
+    served: int = 0
+    """Tables in the guilds of the booting shard (every table, unsharded)."""
 
 
-def build_world(fake: FakeDiscord, tables: int, per_guild: int, clicked: int) -> World:
-    """Guilds and channels for every table; users (members) only where clicked."""
+def build_world(
+    fake: FakeDiscord, tables: int, per_guild: int, clicked: int, shards: int | None = None
+) -> World:
+    """Guilds and channels for every table (the guilds dealt over ``shards`` in turn);
+    users (members) only where clicked, in the booting shard's (0) guilds."""
     slots: list[Slot] = []
     world = World(fake, slots)
     guild: FakeGuild | None = None
-    picks = set(range(0, tables, max(1, tables // max(clicked, 1)))[:clicked])
+    served = [n for n in range(tables) if shard_of_guild(n // per_guild, shards) == 0]
+    world.served = len(served)
+    picks = set(served[:: max(1, len(served) // max(clicked, 1))][:clicked])
     for n in range(tables):
         if n % per_guild == 0:
-            guild = fake.add_guild(f"Guild {n // per_guild}")
+            guild = add_guild(fake, n // per_guild, shards)
         assert guild is not None
         channel = fake.add_channel(guild, f"complots-{n}")
         world.channels[channel.id] = channel
@@ -287,6 +314,16 @@ def build_world(fake: FakeDiscord, tables: int, per_guild: int, clicked: int) ->
             ids = [SYNTHETIC_USER + PLAYERS * n + i for i in range(PLAYERS)]
         slots.append(Slot(10 + n, guild.id, channel.id, SYNTHETIC_MESSAGE + n, ids))
     return world
+
+
+def shard_of_guild(number: int, shards: int | None) -> int:
+    return 0 if shards is None else number % shards
+
+
+def add_guild(fake: FakeDiscord, number: int, shards: int | None) -> FakeGuild:
+    if shards is None:
+        return fake.add_guild(f"Guild {number}")
+    return fake.add_guild(f"Guild {number}", shard=(shard_of_guild(number, shards), shards))
 
 
 async def post_table_messages(world: World, path: Path) -> None:
@@ -338,12 +375,12 @@ class Boot:
 
 
 async def click_once(
-    world: World, oracle: Oracle, n: int, boot: Boot
+    world: World, oracle: DatabaseReader, n: int, boot: Boot
 ) -> tuple[float, float] | None:
     """A legal move on slot ``n``'s table (a public button if one is shown); the
     click's (latency, monotonic time its answer came)."""
     fake, slot = world.fake, world.slots[n]
-    view = oracle.table(slot.table_id)
+    view = await oracle.table(slot.table_id)
     assert view is not None and view.state is not None and view.message_id is not None
     message = fake.message(view.message_id)
     moves = []
@@ -373,17 +410,52 @@ async def click_once(
     return record.latency, answered_at
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """Where the booting bot finds its tables, and which shard it is."""
+
+    server: PostgresServer | None = None
+    """The PostgreSQL server the SQLite database is copied to (None: SQLite)."""
+    shard_count: int | None = None
+    """The bot boots as shard 0 of these (None: unsharded)."""
+
+    def describe(self) -> str:
+        where = "SQLite file" if self.server is None else "PostgreSQL (copied from SQLite)"
+        if self.shard_count is None:
+            return f"{where}, the bot unsharded"
+        return f"{where}, the bot booting shard 0 of {self.shard_count} (SHARD_IDS=0)"
+
+    def env(self, dsn: str | None) -> dict[str, str]:
+        env = {"RENDER_INTERVAL": "1.0"}
+        if dsn is not None:
+            env["DATABASE_URL"] = dsn
+        if self.shard_count is not None:
+            env.update(SHARD_COUNT=str(self.shard_count), SHARD_IDS="0")
+        return env
+
+
+@dataclass(frozen=True)
+class Stored:
+    """The database a boot finds, and the bot's settings besides the bench's own."""
+
+    database: Path
+    """The SQLite file built here (the bot's own unless ``dsn``)."""
+    dsn: str | None
+    """Its copy in PostgreSQL, the bot's database when set."""
+    env: dict[str, str]
+
+
 async def boot_once(
-    world: World, folder: Path, database: Path, picks: list[int], tables: int
+    world: World, folder: Path, stored: Stored, picks: list[int], tables: int
 ) -> Boot:
     fake = world.fake
     boot = Boot(tables)
     requests = time_requests(fake)
     first = len(requests)
-    env = {"RENDER_INTERVAL": "1.0"}
-    oracle = Oracle(database)
+    database = stored.database
+    oracle = await open_reader(database, stored.dsn)
     try:
-        async with bot_process(fake, folder, database, env, poll=0.001) as bot:
+        async with bot_process(fake, folder, database, stored.env, poll=0.001) as bot:
             identified = time.monotonic()
             boot.identify = identified - bot.spawned_at
             boot.cpu = bot.cpu_seconds()
@@ -405,7 +477,7 @@ async def boot_once(
             boot.load = os.getloadavg()
             timeline(boot, bot, requests, first, identified)
     finally:
-        oracle.close()
+        await oracle.close()
     boot.log = bot.log_counts()
     return boot
 
@@ -440,9 +512,21 @@ class Size:
     file_mb: float
     boots: list[Boot]
     later_rest: Counter[str] = field(default_factory=Counter)
+    served: int = 0
+    """Tables in the booting shard's guilds."""
+    copy_seconds: float = math.nan
+    """SQLite -> PostgreSQL (migrate_database; NaN: SQLite)."""
+    postgres_mb: float = math.nan
 
 
-async def measure(tables: int, boots: int, per_guild: int, steps: int, keep: Path | None) -> Size:
+async def measure(
+    tables: int,
+    boots: int,
+    per_guild: int,
+    steps: int,
+    keep: Path | None,
+    deployment: Deployment = Deployment(),
+) -> Size:
     with tempfile.TemporaryDirectory(prefix="bench-restore-") as name:
         folder = keep or Path(name)
         folder.mkdir(parents=True, exist_ok=True)
@@ -452,7 +536,9 @@ async def measure(tables: int, boots: int, per_guild: int, steps: int, keep: Pat
         async with FakeDiscord() as fake:
             time_requests(fake)
             began = time.perf_counter()
-            world = build_world(fake, tables, per_guild, CLICKED_PER_BOOT * boots)
+            world = build_world(
+                fake, tables, per_guild, CLICKED_PER_BOOT * boots, deployment.shard_count
+            )
             rows: dict[str, int] = {}
             if tables:
                 template = await build_template(database, steps, seed=tables)
@@ -464,29 +550,54 @@ async def measure(tables: int, boots: int, per_guild: int, steps: int, keep: Pat
                 await repo.close()
             fill = time.perf_counter() - began
             size_mb = sum(p.stat().st_size for p in folder.glob(database.name + "*")) / 1e6
-            results = []
-            for number in range(boots):
-                picks = world.clicked[number * CLICKED_PER_BOOT : (number + 1) * CLICKED_PER_BOOT]
-                if len(picks) < CLICKED_PER_BOOT:
-                    picks = []
-                boot = (
-                    await boot_once(world, folder, database, picks, tables)
-                    if picks
-                    else await boot_without_clicks(world, folder, database, tables)
-                )
-                results.append(boot)
-                print_boot(boot, number)
-            later = Counter(request_kinds(fake, fake.requests))
-    return Size(tables, fill, rows, size_mb, results, later)
+            size = Size(tables, fill, rows, size_mb, [], served=world.served)
+            server = deployment.server
+            dsn = None if server is None else await copy_to_postgres(database, server, size)
+            try:
+                stored = Stored(database, dsn, deployment.env(dsn))
+                for number in range(boots):
+                    size.boots.append(await boot_number(world, folder, stored, number))
+            finally:
+                if server is not None and dsn is not None:
+                    await server.drop_database(dsn)
+            size.later_rest = Counter(request_kinds(fake, fake.requests))
+    return size
 
 
-async def boot_without_clicks(world: World, folder: Path, database: Path, tables: int) -> Boot:
+async def copy_to_postgres(database: Path, server: PostgresServer, size: Size) -> str:
+    """A new PostgreSQL database holding what the SQLite file holds (not timed); its DSN."""
+    dsn = await server.new_database(migrated=False)
+    began = time.perf_counter()
+    await migrate_database(database, dsn)
+    size.copy_seconds = time.perf_counter() - began
+    db = await asyncpg.connect(dsn)
+    try:
+        size.postgres_mb = await db.fetchval("SELECT pg_database_size(current_database())") / 1e6
+    finally:
+        await db.close()
+    return dsn
+
+
+async def boot_number(world: World, folder: Path, stored: Stored, number: int) -> Boot:
+    """Boot ``number`` (from 0), clicking its share of the clicked tables."""
+    picks = world.clicked[number * CLICKED_PER_BOOT : (number + 1) * CLICKED_PER_BOOT]
+    tables = len(world.slots)
+    boot = (
+        await boot_once(world, folder, stored, picks, tables)
+        if len(picks) == CLICKED_PER_BOOT
+        else await boot_without_clicks(world, folder, stored, tables)
+    )
+    print_boot(boot, number)
+    return boot
+
+
+async def boot_without_clicks(world: World, folder: Path, stored: Stored, tables: int) -> Boot:
     """A boot with no table to click (the empty database): timeline only."""
     fake = world.fake
     boot = Boot(tables)
     requests = time_requests(fake)
     first = len(requests)
-    async with bot_process(fake, folder, database, {"RENDER_INTERVAL": "1.0"}, poll=0.001) as bot:
+    async with bot_process(fake, folder, stored.database, stored.env, poll=0.001) as bot:
         identified = time.monotonic()
         boot.identify = identified - bot.spawned_at
         boot.cpu = bot.cpu_seconds()
@@ -544,6 +655,13 @@ def print_size(size: Size) -> None:
             else ""
         )
     )
+    print_deployment(size)
+    if size.tables >= GOAL_TABLES:
+        verdict = "met" if identify <= GOAL_IDENTIFY else "missed"
+        print(
+            f"  goal: spawn -> IDENTIFY <= {ms(GOAL_IDENTIFY)} ms with {GOAL_TABLES:,} stored"
+            f" tables: {verdict} ({ms(identify)} ms, median)"
+        )
     boot_rest: Counter[str] = Counter()
     answers: Counter[str] = Counter()
     logs: Counter[str] = Counter()
@@ -565,14 +683,38 @@ def print_size(size: Size) -> None:
         print(f"  bot log x{n}: {text}")
 
 
+def print_deployment(size: Size) -> None:
+    """What only a copy to PostgreSQL or a sharded boot has to say."""
+    if not math.isnan(size.copy_seconds):
+        print(
+            f"  copied into PostgreSQL by migrate_database in {size.copy_seconds:.1f} s"
+            f" (not timed; database {size.postgres_mb:.1f} MB)"
+        )
+    if size.served != size.tables:
+        print(f"  the booting shard's guilds hold {size.served} of the {size.tables} tables")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[0, 1000, 10_000])
     parser.add_argument("--boots", type=int, default=3)
     parser.add_argument("--tables-per-guild", type=int, default=20)
     parser.add_argument("--steps", type=int, default=10, help="steps played by the template")
-    parser.add_argument("--keep", type=Path, help="write the databases here, not in a temp dir")
+    parser.add_argument(
+        "--keep", type=Path, help="write the SQLite databases here, not in a temp dir"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="the bot's database (postgres: the SQLite one copied to a throwaway server)",
+    )
+    parser.add_argument(
+        "--shard-count", type=int, help="boot shard 0 of this many (default: unsharded)"
+    )
     args = parser.parse_args()
+    if args.shard_count is not None and args.shard_count < 1:
+        parser.error("--shard-count must be at least 1")
     print("Boot of the bot process with stored running tables (bench.restore)")
     print(
         "Times in ms from the process's spawn: its first REST request (login), the command\n"
@@ -584,12 +726,20 @@ def main() -> None:
         "'warm' one on a loaded table; the bot's CPU seconds until IDENTIFY, its RSS after\n"
         f"the clicks. {args.tables_per_guild} tables per guild, a channel per table."
     )
-    print(f"Load average before: {load_text()}")
-    print(COLUMNS, flush=True)
-    sizes = [
-        asyncio.run(measure(n, args.boots, args.tables_per_guild, args.steps, args.keep))
-        for n in args.tables
-    ]
+    goal = f"{ms(GOAL_IDENTIFY)} ms with {GOAL_TABLES:,} stored tables"
+    print(f"Goal: spawn -> IDENTIFY <= {goal}.")
+    postgres = running_server() if args.backend == "postgres" else nullcontext()
+    with postgres as server:
+        deployment = Deployment(server, args.shard_count)
+        print(f"The bot's tables: {deployment.describe()}.")
+        print(f"Load average before: {load_text()}")
+        print(COLUMNS, flush=True)
+        sizes = [
+            asyncio.run(
+                measure(n, args.boots, args.tables_per_guild, args.steps, args.keep, deployment)
+            )
+            for n in args.tables
+        ]
     for size in sizes:
         print_size(size)
     print(f"\nLoad average after: {load_text()}")

@@ -103,7 +103,7 @@ class GameMasterBot(commands.Bot):
             interval=settings.render_interval,
             # Notable lines are news: they go at once.
             log_interval=settings.log_interval if settings.channel_log == "all" else 0.0,
-            rest_per_second=settings.rest_per_second,
+            rest_per_second=settings.rest_budget,
         )
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
         self.records = RecordKeeper(self.repo)

@@ -87,6 +87,15 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def rest_budget(self) -> float:
+        """This process's share of ``rest_per_second``: Discord's global limit is the
+        whole bot's, over all its shards, so each process takes its shards' part."""
+        shards = self.shards
+        if shards is None:
+            return self.rest_per_second
+        return self.rest_per_second * len(shards.ids) / shards.count
+
+    @property
     def claim_owner(self) -> str:
         """Who this process is in its claims on deadlines and outboxes: its shards, so
         that the same process restarted after a crash takes its claims back at once
