@@ -1,12 +1,21 @@
 """Computer players' strength and speed: win rates and time per decision.
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
+    .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a
 shared win counts as 1/k to each of its k winners. The fair share of a seat
 is 1/n. Then the time each level takes per decision, over every decision of
-those games. Nothing is asserted: it is a measurement, not a test.
+those games.
+
+``--hard``: one HARD seat (the search, ``--budget`` seconds per decision) against
+NORMAL seats, then EASY ones (``--against``), at 2, 3 and 4 players of every game
+(Mascarade also 6 and 10), ``--games`` games per cell; then HARD's time per
+decision (median, p99, max) against its budget. Every seat is given its visible
+history. Run it alone on the machine: the search is cut by the clock.
+
+Nothing is asserted: it is a measurement, not a test.
 """
 
 from __future__ import annotations
@@ -16,12 +25,14 @@ import math
 import random
 import statistics
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.ai import Level, Policy
-from games.base import Prompt
+from games.ai import QUICK_LEVELS, Level, Policy
+from games.base import Event, Prompt
 from games.registry import GAMES, policy_for
+from games.search import SearchPolicy
 from tests.games.playouts import hero_share
 
 
@@ -35,9 +46,9 @@ class Timed(Policy[Any, Any]):
     def __post_init__(self) -> None:
         self.level = self.inner.level
 
-    def choose(self, view: Any, rng: random.Random) -> Any:
+    def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
         started = time.perf_counter()
-        choice = self.inner.choose(view, rng)
+        choice = self.inner.choose(view, rng, history)
         self.seconds.append(time.perf_counter() - started)
         return choice
 
@@ -67,16 +78,52 @@ def play_match(name: str, players: int, hero: Timed, others: Timed, games: int, 
     return Match(games=games, wins=share * games, seconds=time.perf_counter() - started)
 
 
-def timing_line(level: Level, seconds: list[float]) -> str:
+HARD_PLAYERS = {"mascarade": (2, 3, 4, 6, 10)}
+"""Table sizes of the HARD cells beyond 2, 3 and 4 players."""
+
+
+def hard_policy(name: str, budget: float) -> Policy[Any, Any]:
+    policy = policy_for(name, Level.HARD)
+    assert isinstance(policy, SearchPolicy)
+    return policy.with_settings(replace(policy.settings, budget_seconds=budget))
+
+
+def hard_cells(args: argparse.Namespace) -> None:
+    for name in args.game or list(GAMES):
+        game = GAMES[name]
+        counts = HARD_PLAYERS.get(name, (2, 3, 4))
+        hero = Timed(hard_policy(name, args.budget))
+        print(
+            f"\n{name}: one HARD seat ({args.budget} s per decision), {args.games} games per cell"
+        )
+        for players in (n for n in counts if game.min_players <= n <= game.max_players):
+            for opponent in (Level(level) for level in args.against):
+                others = Timed(policy_for(name, opponent))
+                match = play_match(name, players, hero, others, args.games, args.seed)
+                print(
+                    f"  {players} players, hard vs {players - 1} {opponent.value:<6}:"
+                    f" hard wins {match.rate:6.1%} ± {match.margin:.1%}"
+                    f"   (fair {1 / players:.1%}, {match.seconds:.0f} s)",
+                    flush=True,
+                )
+        print("  " + timing_line(Level.HARD, hero.seconds, args.budget))
+
+
+def timing_line(level: Level, seconds: list[float], budget: float | None = None) -> str:
     if not seconds:
         return f"{level.value:<8} no decisions"
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     mean = statistics.fmean(seconds)
-    return (
+    line = (
         f"{level.value:<8}{len(seconds):>10} decisions   mean {mean * 1e3:7.3f} ms"
+        f"   median {statistics.median(ordered) * 1e3:7.3f} ms"
         f"   p99 {p99 * 1e3:7.3f} ms   max {ordered[-1] * 1e3:7.2f} ms"
     )
+    if budget is not None:
+        over = sum(1 for s in seconds if s > 2 * budget)
+        line += f"   (budget {budget * 1e3:.0f} ms, {over} over twice the budget)"
+    return line
 
 
 def main() -> None:
@@ -84,10 +131,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hard", action="store_true", help="the HARD cells instead")
+    parser.add_argument("--budget", type=float, default=0.2, help="HARD: seconds per decision")
+    parser.add_argument(
+        "--against", nargs="+", choices=["easy", "normal"], default=["normal", "easy"]
+    )
     args = parser.parse_args()
+    if args.hard:
+        hard_cells(args)
+        return
     for name in args.game or list(GAMES):
         players = GAMES[name].typical_players
-        timers = {level: Timed(policy_for(name, level)) for level in Level}
+        timers = {level: Timed(policy_for(name, level)) for level in QUICK_LEVELS}
         fair = f"fair share {1 / players:.1%}"
         print(f"\n{name}, {players} players, {args.games} games per match ({fair})")
         for opponent in (Level.RANDOM, Level.EASY):
@@ -98,7 +153,7 @@ def main() -> None:
                 f"  normal vs {players - 1} {opponent.value:<6}: normal wins {match.rate:6.1%}"
                 f" ± {match.margin:.1%}   ({match.seconds:.0f} s)"
             )
-        for level in Level:
+        for level in QUICK_LEVELS:
             print("  " + timing_line(level, timers[level].seconds))
 
 

@@ -23,6 +23,7 @@ from .storage import repository_for
 from .storage.models import Deadline, Timeouts
 from .storage.repository import Repository
 from .tables import Refusal, TableService
+from .thinking import Thinker
 from .timers import Scheduler
 from .ui.announcer import TableAnnouncer
 from .ui.command_translator import CatalogueTranslator
@@ -105,6 +106,9 @@ class GameMasterBot(commands.Bot):
             log_interval=settings.log_interval if settings.channel_log == "all" else 0.0,
             rest_per_second=settings.rest_budget,
         )
+        self.tables.thinker = Thinker(
+            workers=settings.think_workers, budget=settings.computer_think
+        )
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
         self.records = RecordKeeper(self.repo)
         self.tables.listeners = [self.renderer, self.autoplay, self.records]
@@ -125,7 +129,7 @@ class GameMasterBot(commands.Bot):
         await self.scheduler.start(await self.tables.armed_deadlines())
         await self._resume_output()
         await self.autoplay.resume()
-        await self.records.start()
+        self.records.start()
         settle_garbage_collector()
 
     async def _resume_output(self) -> None:
@@ -151,6 +155,7 @@ class GameMasterBot(commands.Bot):
         await self.scheduler.stop()
         await self.autoplay.stop()
         await self.records.stop()
+        self.tables.thinker.close()
         await self.renderer.stop(timeout=3.0)
         await self.repo.close()
         await super().close()

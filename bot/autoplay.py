@@ -1,6 +1,8 @@
 """Paces computer players: after every change of a table, if its open prompts
 wait on a computer (a computer seat, or a computer playing for a player marked
 away), one computer move is played after a short delay, so people can follow.
+The computer thinks during that delay (a search may take most of it, in a worker
+process: ``bot.thinking``); if the table moved on meanwhile, it thinks again.
 
 Nothing is stored: who must move is read from the state, so after a restart
 ``resume`` finds every waiting computer again.
@@ -42,13 +44,21 @@ class Autoplay:
         )
 
     async def _move_after(self, table_id: int, delay: float) -> None:
+        planning = asyncio.create_task(self.service.plan_computer(table_id))
         try:
             await asyncio.sleep(delay)
+            planned = await planning
+        except Exception:
+            log.exception("computer move on table %s failed", table_id)
+            return
         finally:
+            planning.cancel()  # when the wait itself was cancelled (stop)
             # Gone before the move, so the move's own change schedules the next one.
             self._pending.pop(table_id, None)
         try:
-            await self.service.play_computer(table_id)
+            if planned is not None and not await self.service.play_computer(table_id, planned):
+                # The table moved on while the computer thought: look at it again.
+                await self.table_changed(await self.service.snapshot(table_id))
         except Exception:
             log.exception("computer move on table %s failed", table_id)
 

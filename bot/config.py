@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     """Consecutive timed-out turns after which a player is marked away."""
     computer_delay: Annotated[float, Field(ge=0, le=30)] = 1.5
     """Seconds a computer player waits before each move, so people can follow."""
+    computer_think: Annotated[float, Field(ge=0.01, le=30)] = 1.0
+    """Seconds a HARD computer may think over a decision (in a worker process,
+    during ``computer_delay``: keep it at most that, or moves come later)."""
+    think_workers: Annotated[int, Field(ge=1, le=64)] = 1
+    """Worker processes for HARD computers' thinking (one core each while they think)."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0
     """Minimum seconds between two edits of one table message."""
     rest_per_second: Annotated[float, Field(gt=0, le=1000)] = 45.0

@@ -110,10 +110,10 @@ class RecordKeeper:
         if snapshot.table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
             self._wake.set()
 
-    async def start(self) -> None:
-        """Records past games that have none, then computes every missing statistic
-        in the background (and again whenever a game ends)."""
-        await self.backfill()
+    def start(self) -> None:
+        """In the background (boot does not wait on it): records past games that
+        have none, then computes every missing statistic, and again whenever a game
+        ends."""
         self._wake.set()
         self._task = asyncio.create_task(self._work(), name="record-keeper")
 
@@ -124,6 +124,10 @@ class RecordKeeper:
             self._task = None
 
     async def _work(self) -> None:
+        try:
+            await self.backfill()
+        except Exception:
+            log.exception("recording past games failed")
         while True:
             await self._wake.wait()
             self._wake.clear()

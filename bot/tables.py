@@ -35,7 +35,7 @@ from games.base import (
     Result,
     Seat,
 )
-from games.registry import GAMES, policy_for
+from games.registry import GAMES
 
 from .languages import LANGUAGES
 from .records import record_of
@@ -61,6 +61,7 @@ from .storage.repository import (
     UnknownTable,
     WrongStatus,
 )
+from .thinking import Thinker, searches
 
 log = logging.getLogger("bot.tables")
 
@@ -141,6 +142,15 @@ def process_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
+@dataclass(frozen=True)
+class PlannedMove:
+    """A computer's choice, thought out for one version of its table."""
+
+    version: int
+    seat: Seat
+    choice: Any
+
+
 class Listener(Protocol):
     async def table_changed(self, snapshot: Snapshot) -> None: ...
 
@@ -199,6 +209,8 @@ class TableService:
         self.owner = owner or process_name()
         """Who this process is in its claims on deadlines and outboxes."""
         self.deadline_lease = DEADLINE_LEASE
+        self.thinker = Thinker()
+        """Where computers think (the bot sizes it from its settings)."""
         self.scheduler = scheduler
         self.listeners: list[Listener] = []
         self.announcer: Announcer = Silent()
@@ -606,18 +618,36 @@ class TableService:
             if seat < len(snap.seats) and self.computer_level(snap, snap.seats[seat]) is not None
         ]
 
-    async def play_computer(self, table_id: int) -> bool:
-        """One computer move on this table, if a computer is being asked; True if played."""
+    async def plan_computer(self, table_id: int) -> PlannedMove | None:
+        """The next computer move of this table, thought out without holding the
+        table (a search thinks for a while); None if no computer is being asked."""
+        try:
+            snap, game = await self._running(table_id)
+        except Refusal:
+            return None
+        seats = self.computers_awaited(snap)
+        if not seats or snap.version is None:
+            return None
+        seat = snap.seats[seats[0]]
+        choice = await self._computer_choice(snap, game, seat)
+        return PlannedMove(version=snap.version, seat=seat.seat, choice=choice)
+
+    async def play_computer(self, table_id: int, planned: PlannedMove | None = None) -> bool:
+        """One computer move on this table, if a computer is being asked: ``planned``
+        (or one thought out now); True if played. A plan made for an earlier version
+        of the table is not played (False: plan again)."""
+        planned = planned or await self.plan_computer(table_id)
+        if planned is None:
+            return False
         async with self._lock(table_id):
             try:
                 snap, game = await self._running(table_id)
             except Refusal:
                 return False
-            seats = self.computers_awaited(snap)
-            if not seats:
+            if snap.version != planned.version or planned.seat not in self.computers_awaited(snap):
                 return False
-            seat = snap.seats[seats[0]]
-            choice = self._computer_choice(snap, game, seat)
+            seat = snap.seats[planned.seat]
+            choice = planned.choice
             new, events = game.apply(snap.state, seat.seat, choice)
             if not await self._commit(
                 snap,
@@ -633,20 +663,31 @@ class TableService:
             await self._notify(table_id, events)
             return True
 
-    def _computer_choice(self, snap: Snapshot, game: AnyGame, seat: SeatRecord) -> Any:
-        """The policy's choice from the seat's view only; the prompt's default if the
-        policy fails (a bug, logged: the game must go on)."""
+    async def _computer_choice(self, snap: Snapshot, game: AnyGame, seat: SeatRecord) -> Any:
+        """The policy's choice from the seat's view (and, for a level that searches,
+        its visible history) only; the prompt's default if the policy fails (a bug,
+        logged: the game must go on)."""
         level = self.computer_level(snap, seat)
         assert level is not None and snap.state is not None
         view = game.view(snap.state, seat.seat)
         rng = decision_rng(snap.table.seed or 0, snap.state.step, seat.seat)
         try:
-            return policy_for(game.name, level).choose(view, rng)
+            history = await self._history(snap, seat.seat) if searches(level) else ()
+            return await self.thinker.choose(game.name, level, view, rng, history)
         except Exception:  # IllegalDecision or a crash: a bug, but the game goes on
             log.exception("computer of table %s seat %s failed", snap.table.id, seat.seat)
             prompt = game.prompt_for(snap.state, seat.seat)
             assert prompt is not None
             return prompt.default
+
+    async def _history(self, snap: Snapshot, seat: Seat) -> list[Event]:
+        """The events the seat was shown, in order (from the stored log)."""
+        game = snap.game
+        events = (
+            game.parse_event(record.event_json)
+            for record in await self.repo.events(snap.table.id, public_only=False)
+        )
+        return [event for event in events if event.visible_to(seat)]
 
     async def follow_locale(self, table_id: int, user_id: int, locale: str) -> None:
         """A seated player's client now speaks ``locale``: its next DMs do too."""

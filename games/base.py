@@ -551,6 +551,18 @@ class Game(ABC, Generic[StateT, OptionsT, ChoiceT, ViewT]):
         new.step += 1
         return new, events
 
+    def apply_in_place(self, state: StateT, seat: Seat, choice: ChoiceT) -> list[Event]:
+        """``apply`` without the copy, for a caller that owns ``state`` outright (a
+        search stepping through its own sampled states): the choice is checked the
+        same way, then ``state`` itself becomes the next state. An illegal choice
+        raises before anything changed. Never hand it a state anyone else holds
+        (a stored one, a view's source, an ``apply`` input)."""
+        choice = self.canonical(choice)
+        self._check(state, seat, choice)
+        events = self._transition(state, seat, choice)
+        state.step += 1
+        return events
+
     def check(self, state: StateT, seat: Seat, choice: ChoiceT) -> Prompt[ChoiceT]:
         """The prompt that makes this choice legal, or a typed IllegalChoice."""
         return self._check(state, seat, self.canonical(choice))

@@ -1,14 +1,27 @@
 """Complots (the Coup family), with the Ambassador or the Inquisitor."""
 
+from games.ai import Level
 from games.entry import GameEntry
+from games.search import SearchPolicy, SearchSettings
 
 from .ai import POLICIES
 from .cards import ActionKind, Character, Variant
 from .engine import GAME, Complots
 from .models import ComplotsOptions, ComplotsState, ComplotsView
+from .sampler import SAMPLER
 from .stats import bluff_stats
 
-ENTRY = GameEntry(GAME, POLICIES, stats=bluff_stats)
+HARD = SearchPolicy(
+    GAME,
+    SAMPLER,
+    rollout=POLICIES[Level.NORMAL],
+    settings=SearchSettings(horizon=24),
+    guide=POLICIES[Level.NORMAL],
+)
+"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
+(games.search)."""
+
+ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD}, stats=bluff_stats)
 """This game's registration (games.registry)."""
 
 __all__ = [

@@ -98,7 +98,7 @@ async def test_a_finished_game_gets_the_bluff_counts_of_what_was_played(
     repo: SqliteRepository, path: Path
 ) -> None:
     keeper = RecordKeeper(repo)
-    await keeper.start()
+    keeper.start()
     try:
         played = [await finished_complots(repo, seed, keeper) for seed in range(3)]
         await settled(repo)
@@ -144,7 +144,7 @@ async def test_statistics_a_crash_left_uncomputed_are_computed_at_the_next_boot(
     assert await repo.records_awaiting_stats(10) == [table]
     assert await repo.stat_totals(GUILD, PEOPLE[0], "complots") == {}
     keeper = RecordKeeper(repo)
-    await keeper.start()
+    keeper.start()
     try:
         await settled(repo)
     finally:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.ai import Policy, decision_rng
-from games.base import Game, GameState, Result
+from games.base import Event, Game, GameState, Result
 
 
 @dataclass
@@ -33,7 +33,8 @@ def play_out(
     options: Any = None,
     max_steps: int = 20_000,
 ) -> Playout:
-    """Plays a whole game where seat ``i`` is ``policies[i]``.
+    """Plays a whole game where seat ``i`` is ``policies[i]``, which is given its
+    seat's visible history (the events that seat was shown, in order).
 
     When several seats are asked at once (a reaction window), a seeded random
     one of them answers first, as people would in no fixed order.
@@ -42,14 +43,19 @@ def play_out(
     state = game.setup(len(policies), options or game.options_model(), seed)
     decisions = 0
     per_seat = [0] * len(policies)
+    histories: list[list[Event]] = [[] for _ in policies]
     while (result := game.result(state)) is None:
         if decisions >= max_steps:
             raise TooLong(f"{game.name} seed {seed}: no end after {max_steps} decisions")
         seat = order.choice(game.awaiting(state))
         view = game.view(state, seat)
         rng = decision_rng(seed, state.step, seat)
-        choice = policies[seat].choose(view, rng)
-        state, _ = game.apply(state, seat, choice)
+        choice = policies[seat].choose(view, rng, histories[seat])
+        state, events = game.apply(state, seat, choice)
+        for event in events:
+            audience = event.audience
+            for each in range(len(policies)) if audience is None else audience:
+                histories[each].append(event)
         decisions += 1
         per_seat[seat] += 1
     return Playout(result, state, decisions, per_seat)

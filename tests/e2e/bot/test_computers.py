@@ -301,3 +301,30 @@ async def test_computers_finish_every_game_on_discord(
     text = channel_text(world)
     assert "🤖 Ada" in text and "🤖 Babbage" in text
     assert not any(user_id < 0 for user_id, _ in fake.store.rejected_dms)
+
+
+async def test_hard_computers_think_in_a_worker_and_play_a_game_to_its_end(
+    world: World,
+) -> None:
+    fake = world.fake
+    alice = world.players[0]
+    settings = {"computer_delay": 0.0, "computer_think": 0.05}
+    async with fake.running(world.bot(**settings)) as bot:
+        table = await open_lobby(world, bot)
+        await choose_level(table, alice, "hard")
+        await click(table, alice, "Add computer")
+        await click(table, alice, "Add computer")
+        seats = (await table.message()).embeds[0]["fields"][0]["value"]
+        assert seats.count("computer, hard") == 2
+        await click(table, alice, "Start")
+        game = bot.tables.game("complots")
+        for _ in range(300):
+            if not await wait_for_seat(table, 0):
+                break
+            prompt = game.prompt_for(await table.state(), 0)
+            assert prompt is not None
+            await table.play(0, simple_choice(prompt))
+        assert await table.status() is TableStatus.FINISHED
+        moves = [a for a in await bot.repo.actions(table.id) if a.kind.value == "computer"]
+        assert {a.seat for a in moves} == {1, 2}, "both computers played"
+        assert bot.tables.thinker._pool is not None, "they thought in a worker process"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.ai import Level
+from games.ai import QUICK_LEVELS, Level
 
 from .support import (
     BASE_SEED,
@@ -31,9 +31,10 @@ SOAK_DECISIONS = 5_000
 
 
 def lineups(players: int, rng: random.Random) -> list[list[Level]]:
-    """Every seat at the same level, for each level; then a mixed table."""
-    same = [[level] * players for level in Level]
-    return [*same, [rng.choice(list(Level)) for _ in range(players)]]
+    """Every seat at the same level, for each quick level; then a mixed table. HARD
+    (a search of up to a second per decision) has its own tests: tests/games/test_search.py."""
+    same = [[level] * players for level in QUICK_LEVELS]
+    return [*same, [rng.choice(QUICK_LEVELS) for _ in range(players)]]
 
 
 @pytest.mark.parametrize(("name", "players"), every_player_count())
@@ -63,7 +64,7 @@ def test_computer_games_soak(name: str, players: int, seed: int) -> None:
     rng = random.Random(seed)
     decisions = game = 0
     while decisions < SOAK_DECISIONS * SCALE / SOAK.max_examples:
-        levels = [rng.choice(list(Level)) for _ in range(players)]
+        levels = [rng.choice(QUICK_LEVELS) for _ in range(players)]
         options = hooks.random_options(players, rng)
         played = computer_game(hooks, levels, seed + game, options, 0.02)
         decisions += played.decisions

@@ -1,0 +1,125 @@
+"""Where computer players think.
+
+The quick levels (``games.ai.QUICK_LEVELS``: rules of thumb) decide at once, on
+the event loop. A level that searches (HARD: ``games.search``) thinks for up to
+``COMPUTER_THINK`` seconds a decision, in a worker process of its own, so the
+event loop, which answers every click of every table, never waits on it; the
+bot starts that thinking when the computer is asked and lets it run during the
+``COMPUTER_DELAY`` people get to follow the game (``bot.autoplay``).
+
+A decision reads what the seat sees and nothing else: its view, and its visible
+history (the events the seat was shown, in order). Its randomness comes from
+``decision_rng`` (the table's seed, the step, the seat), so below its time cap a
+decision depends on the game alone. No Discord here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+from games.ai import QUICK_LEVELS, Level
+from games.base import Choice, Event, View
+from games.registry import GAMES, policy_for
+from games.search import SearchPolicy
+
+
+@dataclass(frozen=True)
+class Question:
+    """One decision a computer must make, as it crosses to a worker process: the
+    view and the events as JSON (their generic models do not pickle)."""
+
+    game: str
+    level: Level
+    view_type: type[View]
+    view_json: str
+    history_json: tuple[str, ...]
+    rng: random.Random
+    budget: float
+    """Seconds the search may think (levels that search)."""
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        level: Level,
+        view: View,
+        history: Sequence[Event],
+        rng: random.Random,
+        budget: float,
+    ) -> Question:
+        events = tuple(event.model_dump_json() for event in history)
+        return cls(game, level, type(view), view.model_dump_json(), events, rng, budget)
+
+
+def answer(question: Question) -> Choice:
+    """The computer's choice (in the worker process)."""
+    view = question.view_type.model_validate_json(question.view_json)
+    game = GAMES[question.game]
+    history = [game.parse_event(event) for event in question.history_json]
+    return decide(question.game, question.level, view, question.rng, history, question.budget)
+
+
+def decide(
+    game: str,
+    level: Level,
+    view: View,
+    rng: random.Random,
+    history: Sequence[Event],
+    budget: float,
+) -> Choice:
+    """The level's choice from the seat's view and history, a search thinking for at
+    most ``budget`` seconds."""
+    policy = policy_for(game, level)
+    if isinstance(policy, SearchPolicy):
+        policy = policy.with_settings(replace(policy.settings, budget_seconds=budget))
+    choice: Choice = policy.choose(view, rng, history)
+    return choice
+
+
+def searches(level: Level) -> bool:
+    """Whether the level thinks ahead (and needs the seat's history)."""
+    return level not in QUICK_LEVELS
+
+
+class Thinker:
+    """Answers computers' questions: the quick levels at once, the others in
+    ``workers`` processes (started on first use)."""
+
+    def __init__(self, *, workers: int = 1, budget: float = 1.0) -> None:
+        self.workers = workers
+        self.budget = budget
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(
+        self,
+        game: str,
+        level: Level,
+        view: View,
+        rng: random.Random,
+        history: Sequence[Event] = (),
+    ) -> Choice:
+        if not searches(level):
+            return decide(game, level, view, rng, history, self.budget)
+        question = Question.of(game, level, view, history, rng, self.budget)
+        loop = asyncio.get_running_loop()
+        chosen = await loop.run_in_executor(self._workers(), answer, question)
+        # The choice as the engine's own model (it crossed processes as a copy).
+        parsed: Choice = GAMES[game].parse_choice(GAMES[game].choice_adapter.dump_json(chosen))
+        return parsed
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: a fork of this process would copy its threads' locks and sockets
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

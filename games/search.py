@@ -1,0 +1,234 @@
+"""HARD computer players: information-set search over what the seat cannot see.
+
+A HARD policy decides like NORMAL from the seat's view and visible history only,
+but thinks ahead with the rules engine itself (determinized Monte Carlo, "PIMC"):
+
+1. The game's ``Sampler`` builds a whole state consistent with everything the
+   seat saw (its view and its history), the unknown cards dealt at random among
+   the places they may be, weighted by what the others' claims suggest. It reads
+   the view and the history only, never the real state (tests/games/ai_imports.py
+   checks its imports as it checks a policy's).
+2. Every legal choice is applied to that sampled state (a round), the seat's
+   own following decisions of that turn are taken by the guide (the game's
+   NORMAL), and the game is played on from there by a fast policy in every seat
+   (the game's EASY or NORMAL, on the sampled state's views), with the same
+   random numbers for every choice: choices are compared on the same cards and
+   the same luck. A playout stops after ``horizon`` choices: a finished game
+   scores its result for the seat (a win shared by ``k`` counts ``1/k``), an
+   unfinished one the sampler's ``estimate``. After ``narrow_after`` rounds only
+   the ``widest`` most promising choices go on.
+3. The guide's choice (the game's NORMAL) is kept unless another beats it
+   clearly: on the same sampled states, its average gain exceeds ``caution``
+   standard errors (a few noisy playouts must not override a sound rule of
+   thumb). Among the choices that do, the largest gain wins.
+
+The search steps only states it built itself, so it uses ``apply_in_place``
+(no copy per step). Its budget is ``simulations`` per decision with a wall-clock
+cap ``budget_seconds``: below the cap the decision depends on the seed alone.
+The guide's choice is tried first, so a decision cut short by the clock still
+falls back on a sound choice.
+
+This is PIMC (perfect-information Monte Carlo): within one playout the sampled
+cards decide, which overrates choices that would need to know them. The rollout
+policies decide from their views, not from the sampled cards, which limits that.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from games.ai import Level, Policy
+from games.base import (
+    Choice,
+    Event,
+    Game,
+    GameState,
+    Prompt,
+    Result,
+    Seat,
+    View,
+    copy_state,
+)
+
+StateT = TypeVar("StateT", bound=GameState)
+ViewT = TypeVar("ViewT", bound=View)
+
+Draw = Callable[[random.Random], StateT]
+"""Deals one full state consistent with a view (and its history)."""
+
+
+class Sampler(ABC, Generic[ViewT, StateT]):
+    """A game's knowledge for search: states that agree with what a seat saw, and a
+    guess of the outcome of an unfinished one."""
+
+    @abstractmethod
+    def prepare(self, view: ViewT, history: Sequence[Event]) -> Draw[StateT]:
+        """Read the view and the history once; the result deals states on demand.
+        Every dealt state's ``view(state, viewer)`` equals ``view``."""
+
+    def sample(self, view: ViewT, history: Sequence[Event], rng: random.Random) -> StateT:
+        """One state consistent with ``view`` and ``history``."""
+        return self.prepare(view, history)(rng)
+
+    @abstractmethod
+    def estimate(self, state: StateT, seat: Seat) -> float:
+        """The seat's expected share of the win (0-1) in an unfinished game."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    budget_seconds: float = 1.0
+    """Wall-clock cap of one decision, below the bot's COMPUTER_DELAY (1.5 s)."""
+    simulations: int = 4000
+    """Simulations per decision, when the clock allows them."""
+    horizon: int = 60
+    """Choices played in a simulation before the sampler estimates the outcome."""
+    narrow_after: int = 2
+    """Rounds (one sampled state, every choice played on it) before only the most
+    promising choices go on."""
+    widest: int = 8
+    """How many choices go on after ``narrow_after`` rounds."""
+    caution: float = 2.0
+    """How many standard errors another choice's average gain over the guide's
+    choice must exceed to replace it (paired on the same sampled states)."""
+
+
+MIN_PAIRS = 3
+"""Simulations a choice needs (each paired with the guide's) before it may win."""
+
+
+def share_of(result: Result, seat: Seat) -> float:
+    """The seat's part of a finished game's win: 1/k of a win shared by k."""
+    winners = result.winners
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def softmax_share(values: Sequence[float], seat: Seat, scale: float) -> float:
+    """The seat's share when each seat's chance grows as exp(value / scale)."""
+    top = max(values)
+    weights = [math.exp((value - top) / scale) for value in values]
+    return weights[seat] / sum(weights)
+
+
+class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
+    """Determinized Monte Carlo over the seat's legal choices (see the module)."""
+
+    level = Level.HARD
+    clock: Callable[[], float] = staticmethod(time.perf_counter)
+    """The clock of the budget (tests set a fake one)."""
+
+    def __init__(
+        self,
+        game: Game[StateT, Any, Any, ViewT],
+        sampler: Sampler[ViewT, StateT],
+        rollout: Policy[Any, Any],
+        settings: SearchSettings | None = None,
+        guide: Policy[Any, Any] | None = None,
+        undoing: tuple[type[Choice], ...] = (),
+    ) -> None:
+        self.game = game
+        self.sampler = sampler
+        self.rollout = rollout
+        """Plays every seat in the simulations (fast)."""
+        self.guide = guide or rollout
+        """Proposes the choice the search keeps unless another is clearly better."""
+        self.settings = settings or SearchSettings()
+        self.undoing = undoing
+        """Choices that take a decision back (a cancel): tried only when the guide
+        makes them, else the search could take back the guide's choice forever."""
+
+    def with_settings(self, settings: SearchSettings) -> SearchPolicy[ViewT, StateT]:
+        """The same player with another budget (benches, tests, a table's setting)."""
+        return SearchPolicy(
+            self.game, self.sampler, self.rollout, settings, self.guide, self.undoing
+        )
+
+    def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
+        return self.recall(view, prompt, rng, ())
+
+    def recall(
+        self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
+    ) -> Any:
+        clock = self.clock
+        deadline = clock() + self.settings.budget_seconds
+        seat = view.viewer
+        assert seat is not None
+        draw = self.sampler.prepare(view, history)
+        choices = self.candidates(view, prompt, rng)
+        if len(choices) == 1:
+            return choices[0]
+        results: list[list[float]] = [[] for _ in choices]
+        active = list(range(len(choices)))
+        done = rounds = 0
+        while done < self.settings.simulations:
+            sampled = draw(rng)
+            seed = rng.getrandbits(64)
+            for index in active:
+                if done and clock() > deadline:
+                    return choices[self.best(results, active)]
+                state = copy_state(sampled)
+                value = self.simulate(state, seat, choices[index], random.Random(seed))
+                results[index].append(value)
+                done += 1
+            rounds += 1
+            if rounds == self.settings.narrow_after:
+                active = self.narrowed(results)
+        return choices[self.best(results, active)]
+
+    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
+        """The legal choices, the guide's own first (the one kept unless another is
+        clearly better)."""
+        usual = self.guide.choose(view, random.Random(rng.random()))
+        others = (c for c in prompt.choices if c != usual and not isinstance(c, self.undoing))
+        return [usual, *others]
+
+    def narrowed(self, results: list[list[float]]) -> list[int]:
+        """The most promising choices (and the guide's), to share the rest of the
+        budget when there are many."""
+        ranked = sorted(range(len(results)), key=lambda i: -statistics.fmean(results[i]))
+        return sorted({0, *ranked[: self.settings.widest]})
+
+    def best(self, results: list[list[float]], active: list[int]) -> int:
+        """The guide's choice (index 0) unless another still in the running beats it
+        clearly: compared on the same sampled states and luck (paired), its average
+        gain must exceed ``caution`` standard errors. Among those, the largest gain."""
+        usual = results[0]
+        best, best_gain = 0, 0.0
+        for index in (i for i in active if i):
+            gains = [mine - theirs for mine, theirs in zip(results[index], usual, strict=False)]
+            if len(gains) < MIN_PAIRS:
+                continue
+            gain = statistics.fmean(gains)
+            error = statistics.pstdev(gains) / math.sqrt(len(gains))
+            if gain > self.settings.caution * error + 1e-9 and gain > best_gain:
+                best, best_gain = index, gain
+        return best
+
+    def simulate(self, state: StateT, seat: Seat, choice: Any, rng: random.Random) -> float:
+        """Play ``choice`` on a sampled state, the seat's next decisions of the same
+        moment (the rest of its turn: targets, payment) by the guide, then the rollout
+        policy in every seat."""
+        game = self.game
+        game.apply_in_place(state, seat, choice)
+        finishing = True
+        for _ in range(self.settings.horizon):
+            result = game.result(state)
+            if result is not None:
+                return share_of(result, seat)
+            awaiting = game.awaiting(state)
+            actor = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
+            finishing = finishing and actor == seat
+            policy = self.guide if finishing else self.rollout
+            move = policy.choose(game.view(state, actor), rng)
+            game.apply_in_place(state, actor, move)
+        result = game.result(state)
+        if result is not None:
+            return share_of(result, seat)
+        return self.sampler.estimate(state, seat)

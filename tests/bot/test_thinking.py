@@ -1,0 +1,87 @@
+"""Where computers think: quick levels at once, HARD in a worker process while the
+event loop goes on, each from the seat's view and visible history only."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.thinking import Question, Thinker, answer, decide, searches
+from games.ai import QUICK_LEVELS, Level, decision_rng
+from games.base import Event, View
+from games.registry import GAMES, policy_for
+
+
+@pytest.fixture
+def thinker() -> Iterator[Thinker]:
+    thinking = Thinker(workers=1, budget=0.2)
+    yield thinking
+    thinking.close()
+
+
+def asked(game_name: str, seed: int) -> tuple[View, int, list[Event]]:
+    """A mid-game view of a random game of ``game_name`` whose seat is asked, with
+    that seat's visible history."""
+    game = GAMES[game_name]
+    rng = random.Random(seed)
+    state = game.setup(game.min_players + 1, game.options_model(), seed)
+    history: list[Event] = []
+    for _ in range(rng.randint(3, 12)):
+        prompt = rng.choice(game.prompts(state))
+        after, events = game.apply(state, prompt.player, rng.choice(prompt.choices))
+        if not game.prompts(after):
+            break  # stop before the end: someone must be asked
+        state, history = after, history + events
+    seat = game.prompts(state)[0].player
+    view: View = game.view(state, seat)
+    return view, seat, [e for e in history if e.visible_to(seat)]
+
+
+def test_levels_that_search_are_those_beyond_the_rules_of_thumb() -> None:
+    assert [level for level in Level if searches(level)] == [Level.HARD]
+    assert not any(searches(level) for level in QUICK_LEVELS)
+
+
+@pytest.mark.parametrize("level", QUICK_LEVELS)
+async def test_a_quick_level_answers_at_once_as_its_policy(thinker: Thinker, level: Level) -> None:
+    view, seat, history = asked("complots", 3)
+    chosen = await thinker.choose("complots", level, view, decision_rng(3, 9, seat), history)
+    expected = policy_for("complots", level).choose(view, decision_rng(3, 9, seat), history)
+    assert chosen == expected
+    assert thinker._pool is None, "no worker process for a rule of thumb"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_hard_thinks_in_a_worker_while_the_loop_goes_on(thinker: Thinker, game: str) -> None:
+    view, seat, history = asked(game, 5)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.005)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    try:
+        chosen = await thinker.choose(game, Level.HARD, view, decision_rng(5, 1, seat), history)
+    finally:
+        ticker.cancel()
+    assert view.prompt is not None and chosen in view.prompt.choices
+    assert thinker._pool is not None, "it thought in a worker process"
+    assert ticks >= 5, "the event loop kept running while the computer thought"
+
+
+def test_a_question_is_answered_alike_in_any_process() -> None:
+    """What the worker runs, on a question that crossed a process boundary."""
+    view, seat, history = asked("mascarade", 8)
+    for level in (Level.NORMAL, Level.EASY):
+        question = Question.of("mascarade", level, view, history, decision_rng(8, 2, seat), 0.1)
+        crossed = pickle.loads(pickle.dumps(question))
+        assert answer(crossed) == decide(
+            "mascarade", level, view, decision_rng(8, 2, seat), history, 0.1
+        )

@@ -1,0 +1,242 @@
+"""The HARD computer players (games/search.py and each game's sampler): sampled
+states agree with what the seat saw, decisions are reproducible and keep to their
+budget, and a HARD seat beats random ones."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from games.ai import RANDOM, Level, decision_rng
+from games.base import Event, Seat, View
+from games.bloody_inn.models import Cancel
+from games.bloody_inn.sampler import SAMPLER as INN_SAMPLER
+from games.complots import ActionKind, Character
+from games.complots.models import (
+    ActionDeclared,
+    ClaimFailed,
+    ComplotsOptions,
+    ComplotsView,
+    Stage,
+)
+from games.complots.sampler import SAMPLER as COMPLOTS_SAMPLER
+from games.registry import GAMES, policy_for
+from games.search import SearchPolicy, SearchSettings
+from tests.games.playouts import hero_share
+
+from .ai_imports import assert_view_only
+from .conformance.support import hooks_of
+
+PLAYER_COUNTS = {
+    "complots": (2, 3, 4, 6),
+    "mascarade": (2, 3, 4, 6, 10),
+    "bloody_inn": (1, 2, 4),
+    "conspiracy": (2, 3, 4),
+}
+TINY = SearchSettings(budget_seconds=60.0, simulations=12, horizon=12)
+"""A budget the clock never cuts: decisions depend on the seed alone."""
+
+
+def hard(name: str, settings: SearchSettings = TINY) -> SearchPolicy[Any, Any]:
+    policy = policy_for(name, Level.HARD)
+    assert isinstance(policy, SearchPolicy)
+    return policy.with_settings(settings)
+
+
+@dataclass
+class Moment:
+    """A seat asked something in a game: its view, its history, the real state."""
+
+    seat: Seat
+    view: Any
+    history: list[Event]
+    state: Any = field(repr=False)
+
+
+def moments(name: str, players: int, games: int, share: float) -> list[Moment]:
+    """Prompted moments of seeded all-computer games (mixed quick levels)."""
+    game = GAMES[name]
+    found: list[Moment] = []
+    for seed in range(games):
+        rng = random.Random(seed * 7 + players)
+        levels = [rng.choice((Level.RANDOM, Level.EASY, Level.NORMAL)) for _ in range(players)]
+        state = game.setup(players, game.options_model(), seed)
+        histories: list[list[Event]] = [[] for _ in range(players)]
+        while game.result(state) is None:
+            seat = rng.choice(game.awaiting(state))
+            view = game.view(state, seat)
+            if rng.random() < share:
+                found.append(Moment(seat, view, list(histories[seat]), state))
+            choice = policy_for(name, levels[seat]).choose(
+                view, decision_rng(seed, state.step, seat)
+            )
+            state, events = game.apply(state, seat, choice)
+            for event in events:
+                for each in range(players):
+                    if event.visible_to(each):
+                        histories[each].append(event)
+    return found
+
+
+def seen(view: View) -> tuple[object, ...]:
+    """Everything the seat sees: the view, its prompt but for the timeout default (which
+    the engine draws from the hidden random generator)."""
+    prompt = view.prompt
+    asked = None if prompt is None else (prompt.player, prompt.kind, prompt.window, prompt.choices)
+    return (view.model_copy(update={"prompt": None}), asked)
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_samplers_read_the_view_only(name: str) -> None:
+    engine_class = type(GAMES[name]).__name__
+    assert_view_only(name, {"GAME", engine_class}, module="sampler")
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_sampled_states_never_contradict_the_view(name: str) -> None:
+    """Hundreds of mid-game moments per game: each sampled state shows the seat exactly
+    its view and plays on by the game's rules (its conformance checks)."""
+    game, hooks = GAMES[name], hooks_of(name)
+    sampler = hard(name).sampler
+    checked = 0
+    for players in PLAYER_COUNTS[name]:
+        for index, moment in enumerate(moments(name, players, games=5, share=0.3)):
+            draw = sampler.prepare(moment.view, moment.history)
+            sampled = draw(random.Random(index))
+            assert seen(game.view(sampled, moment.seat)) == seen(moment.view), (players, index)
+            prompt = game.prompt_for(sampled, moment.seat)
+            assert prompt is not None
+            after, events = game.apply(sampled, moment.seat, prompt.choices[-1])
+            hooks.check_rules(after, sampled, events)
+            checked += 1
+    assert checked >= 200
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_sampling_is_reproducible_from_its_seed(name: str) -> None:
+    sampler = hard(name).sampler
+    for moment in moments(name, 3 if name != "bloody_inn" else 2, games=1, share=0.1)[:10]:
+        first = sampler.sample(moment.view, moment.history, random.Random(5))
+        again = sampler.sample(moment.view, moment.history, random.Random(5))
+        assert first == again
+
+
+def test_the_inn_history_rebuilds_every_hand() -> None:
+    """Every card joining or leaving a hand is shown: with the history, the others'
+    hands are the real ones."""
+    compared = 0
+    for moment in moments("bloody_inn", 3, games=2, share=0.2):
+        sampled = INN_SAMPLER.sample(moment.view, moment.history, random.Random(1))
+        for seat in range(3):
+            real = moment.state.players[seat].hand + (
+                moment.state.pending.paid
+                if moment.state.pending is not None and moment.state.queue[0] == seat
+                else []
+            )
+            mine = sampled.players[seat].hand + (
+                sampled.pending.paid
+                if sampled.pending is not None and sampled.queue[0] == seat
+                else []
+            )
+            assert Counter(mine) == Counter(real)
+            compared += 1
+    assert compared > 100
+
+
+def test_complots_claims_weigh_on_the_deal() -> None:
+    """An unchallenged claim makes the claimed character likelier in the claimant's
+    hand than a plain deal does; a failed claim makes it very unlikely."""
+    game = GAMES["complots"]
+    state = game.setup(4, ComplotsOptions(first_player=0), seed=3)
+    view = game.view(state, 1)
+    assert isinstance(view, ComplotsView) and view.stage is Stage.ACTION
+    claim = ActionDeclared(
+        actor=0, action=ActionKind.TAX, target=None, claim=Character.DUCHESS, paid=0
+    )
+    failed = ClaimFailed(claimant=0, character=Character.DUCHESS)
+
+    def duchess_share(history: list[Event]) -> float:
+        draw = COMPLOTS_SAMPLER.prepare(view, history)
+        rng = random.Random(0)
+        hands = [draw(rng).players[0].hidden() for _ in range(300)]
+        return sum(Character.DUCHESS in hand for hand in hands) / len(hands)
+
+    plain, claimed, exposed = (
+        duchess_share([]),
+        duchess_share([claim]),
+        duchess_share([claim, failed]),
+    )
+    assert claimed > plain + 0.2
+    assert exposed < 0.1
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_hard_decisions_are_reproducible_from_the_seed(name: str) -> None:
+    policy = hard(name)
+    found = moments(name, 2 if name != "mascarade" else 4, games=1, share=0.2)
+    asked = [m for m in found if m.view.prompt is not None and len(m.view.prompt.choices) > 1]
+    for moment in asked[:4]:
+        first = policy.choose(moment.view, random.Random(9), moment.history)
+        again = policy.choose(moment.view, random.Random(9), moment.history)
+        assert first == again
+        assert first in moment.view.prompt.choices
+
+
+def test_hard_never_takes_back_a_choice_of_its_own_accord() -> None:
+    """The Bloody Inn's Cancel returns to the choice of an action: searched, it could
+    undo the guide's action forever. The search tries it only when the guide does."""
+    policy = hard("bloody_inn")
+    offered = 0
+    for moment in moments("bloody_inn", 2, games=3, share=1.0):
+        prompt = moment.view.prompt
+        if prompt is None or Cancel() not in prompt.choices:
+            continue
+        offered += 1
+        candidates = policy.candidates(moment.view, prompt, random.Random(3))
+        guide = candidates[0]
+        assert guide == policy.guide.choose(moment.view, random.Random(random.Random(3).random()))
+        assert (Cancel() in candidates) == (guide == Cancel())
+    assert offered > 10
+
+
+def test_the_time_budget_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget far below what the simulations would take stops the search: on a
+    clock that moves 10 ms each time it is read, a 0.1 s budget allows about ten
+    simulations out of the million asked (the wall clock is for bench.ai)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    policy = hard("bloody_inn", SearchSettings(budget_seconds=0.1, simulations=10**6))
+    monkeypatch.setattr(policy, "clock", clock)
+    asked = [
+        m for m in moments("bloody_inn", 4, games=1, share=0.3) if len(m.view.prompt.choices) > 3
+    ]
+    assert asked
+    for moment in asked[:3]:
+        now[0] = 0.0
+        choice = policy.choose(moment.view, random.Random(1), moment.history)
+        assert choice in moment.view.prompt.choices
+        assert now[0] <= 0.1 + 0.03, "it stopped at the first clock reading past its budget"
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "games", "least"),
+    [
+        ("complots", 2, 10, 0.8),
+        ("mascarade", 4, 8, 0.6),
+        ("conspiracy", 2, 6, 0.8),
+        ("bloody_inn", 2, 4, 0.75),
+    ],
+)
+def test_hard_beats_random_seats(name: str, players: int, games: int, least: float) -> None:
+    """Seeded games with a budget the clock never cuts: the result is fixed, far above
+    the fair share."""
+    share = hero_share(GAMES[name], hard(name), RANDOM, players, games, seed=100)
+    assert share >= least, share
