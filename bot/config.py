@@ -11,7 +11,6 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from .storage.models import Shards
 
 Seconds = Annotated[int, Field(ge=5, le=3600)]
-PostgresUrl = Annotated[str, Field(pattern=r"^postgres(ql)?://")]
 
 
 class Settings(BaseSettings):
@@ -23,9 +22,10 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = SecretStr("")
     database_path: Path = Path("data/gamemaster.sqlite3")
-    database_url: PostgresUrl | None = None
+    database_url: SecretStr | None = None
     """A PostgreSQL database (``postgresql://user:password@host:port/name``) that
-    several bot processes can share; unset: SQLite at ``database_path``."""
+    several bot processes can share; unset: SQLite at ``database_path``. Secret:
+    it holds the password (never shown in logs or reprs)."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     dev_guild_id: int | None = None
     """Sync slash commands to this guild only (instant), for development."""
@@ -72,6 +72,15 @@ class Settings(BaseSettings):
     lines (the table message shows the latest lines at once, and more lines than it
     shows go at once; fewer posts spare Discord's global rate limit). Notable lines
     are posted at once."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("DATABASE_URL must be a postgresql:// URL")
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

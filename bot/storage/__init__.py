@@ -85,5 +85,6 @@ def repository_for(settings: Settings) -> Repository:
     if settings.database_url is not None:
         from .postgres import PostgresRepository  # asyncpg only where it is used
 
-        return PostgresRepository(settings.database_url, shards=settings.shards)
+        dsn = settings.database_url.get_secret_value()
+        return PostgresRepository(dsn, shards=settings.shards)
     return SqliteRepository(settings.database_path, shards=settings.shards)

@@ -42,12 +42,19 @@ def test_shard_ids_are_a_comma_separated_list_of_the_count() -> None:
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "shards 0 to 1"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "names a shard twice"),
         ({"SHARD_COUNT": "0"}, "greater than or equal to 1"),
-        ({"DATABASE_URL": "mysql://x"}, "String should match pattern"),
+        ({"DATABASE_URL": "mysql://x"}, "must be a postgresql:// URL"),
     ],
 )
 def test_settings_that_cannot_work_are_refused(env: dict[str, str], why: str) -> None:
     with pytest.raises(ValidationError, match=why):
         settings(**env)
+
+
+def test_the_database_password_never_shows() -> None:
+    named = settings(DATABASE_URL="postgresql://bot:hunter2@db:5432/games")
+    assert named.database_url is not None
+    assert named.database_url.get_secret_value().endswith("@db:5432/games")
+    assert "hunter2" not in repr(named) and "hunter2" not in str(named.model_dump())
 
 
 def test_a_shard_owns_the_guilds_discord_sends_it() -> None:
