@@ -85,7 +85,8 @@ class Sampler(ABC, Generic[ViewT, StateT]):
 @dataclass(frozen=True)
 class SearchSettings:
     budget_seconds: float = 1.0
-    """Wall-clock cap of one decision, below the bot's COMPUTER_DELAY (1.5 s)."""
+    """Wall-clock cap of one decision, below the bot's COMPUTER_DELAY (1.5 s): no
+    simulation starts that would, at the average length so far, end past it."""
     simulations: int = 4000
     """Simulations per decision, when the clock allows them."""
     horizon: int = 60
@@ -167,11 +168,14 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         results: list[list[float]] = [[] for _ in choices]
         active = list(range(len(choices)))
         done = rounds = 0
+        started = clock()
         while done < self.settings.simulations:
             sampled = draw(rng)
             seed = rng.getrandbits(64)
             for index in active:
-                if done and clock() > deadline:
+                # Stop when one more simulation of the average length would overrun.
+                now = clock()
+                if done and now + (now - started) / done > deadline:
                     return choices[self.best(results, active)]
                 state = copy_state(sampled)
                 value = self.simulate(state, seat, choices[index], random.Random(seed))

@@ -13,11 +13,11 @@ from .sampler import SAMPLER
 HARD = SearchPolicy(
     GAME,
     SAMPLER,
-    rollout=POLICIES[Level.EASY],
+    rollout=POLICIES[Level.NORMAL],
     settings=SearchSettings(horizon=40),
     guide=POLICIES[Level.NORMAL],
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with EASY
+"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
 (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
