@@ -369,6 +369,8 @@ class Renderer:
         the table over: they go at once). A failure to retry stops here, so nothing
         is delivered out of order."""
         repo = self.service.repo
+        if not await repo.undelivered(table_id):
+            return  # most steps owe nothing: a read, not a claim's write
         claim = await repo.claim_outbox(table_id, self.service.owner, OUTBOX_LEASE)
         if claim.retry_at is not None:
             # Another process is delivering them; should it die, its claim runs out.
