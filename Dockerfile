@@ -12,11 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN useradd --create-home --uid 10001 gamemaster \
     && mkdir /data && chown gamemaster /data
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY bot ./bot
 COPY games ./games
 COPY cogs ./cogs
-RUN pip install .
+RUN pip install -c constraints.txt .
 
 USER gamemaster
 VOLUME ["/data"]

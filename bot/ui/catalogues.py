@@ -12,6 +12,7 @@ the order of the English.
 from __future__ import annotations
 
 import io
+import re
 from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
 
-from .i18n import TRANSLATED, Plural, Text, area_strings, areas, plural_count, read_catalogue
+from .i18n import TRANSLATED, Plural, Text, area_strings, areas, plural_forms, read_catalogue
 
 PROJECT = "gamemaster"
 TEMPLATE = "messages.pot"
@@ -53,22 +54,29 @@ def updated(old: Catalog | None, strings: dict[str, Text], lang: str) -> Catalog
     """``lang``'s catalogue for ``strings``, keeping what ``old`` translated."""
     catalogue = Catalog(locale=lang, project=PROJECT, creation_date=_fixed_date(), fuzzy=False)
     catalogue.revision_date = _fixed_date()
+    count, expression = plural_forms(lang) if old is None else _declared_plurals(old)
+    catalogue.mime_headers = [("Plural-Forms", f"nplurals={count}; plural={expression};")]
     previous = {m.context: m for m in old or [] if m.context}
     for key, english in strings.items():
         msgid = _msgid(english)
         kept = previous.get(key)
         flags: set[str] = set()
-        string: str | tuple[str, ...] = _empty(msgid, lang)
+        string: str | tuple[str, ...] = _empty(msgid, count)
         if kept is not None and kept.string and _has_text(kept.string):
-            string = _shaped(kept.string, msgid, lang)
+            string = _shaped(kept.string, msgid, count)
             if kept.id != msgid or kept.fuzzy:
                 flags.add("fuzzy")
         catalogue[msgid] = Message(msgid, string, context=key, flags=flags)
     return catalogue
 
 
-def _empty(msgid: str | tuple[str, str], lang: str) -> str | tuple[str, ...]:
-    return ("",) * plural_count(lang) if isinstance(msgid, tuple) else ""
+def _declared_plurals(catalogue: Catalog) -> tuple[int, str]:
+    """The plural forms a catalogue's header declares (the translator's, kept)."""
+    return int(catalogue.num_plurals), str(catalogue.plural_expr)
+
+
+def _empty(msgid: str | tuple[str, str], count: int) -> str | tuple[str, ...]:
+    return ("",) * count if isinstance(msgid, tuple) else ""
 
 
 def _has_text(string: object) -> bool:
@@ -76,20 +84,24 @@ def _has_text(string: object) -> bool:
 
 
 def _shaped(
-    string: str | tuple[str, ...] | list[str], msgid: str | tuple[str, str], lang: str
+    string: str | tuple[str, ...] | list[str], msgid: str | tuple[str, str], count: int
 ) -> str | tuple[str, ...]:
-    """A kept translation in the shape its English now has (plural or not)."""
+    """A kept translation in the shape its English now has (plural or not), with
+    ``count`` plural forms."""
     forms = list(string) if isinstance(string, tuple | list) else [string]
     if not isinstance(msgid, tuple):
         return forms[0]
-    count = plural_count(lang)
     return tuple((forms + [forms[-1]] * count)[:count])
 
 
 def render(catalogue: Catalog) -> bytes:
     out = io.BytesIO()
     write_po(out, catalogue, width=0, omit_header=False, include_previous=False)
-    return out.getvalue()
+    return _GENERATED_BY.sub(b"", out.getvalue())
+
+
+_GENERATED_BY = re.compile(rb'^"Generated-By: [^"]*"\n', re.MULTILINE)
+"""Babel's version in the header: left out, so a newer Babel rewrites no catalogue."""
 
 
 def update_area(area: str, folder: Path) -> list[Path]:

@@ -233,14 +233,22 @@ def _usable(catalogue: Catalog, area: str) -> Iterator[tuple[str, Translation]]:
 
 def _plural_rule(lang: str) -> Callable[[int], int]:
     if lang not in _plural_rules:
-        from babel.messages.plurals import get_plural
-
-        _plural_rules[lang] = gettext.c2py(get_plural(lang).plural_expr)
+        _plural_rules[lang] = gettext.c2py(plural_forms(lang)[1])
     return _plural_rules[lang]
 
 
-def plural_count(lang: str) -> int:
-    """How many plural forms ``lang`` has (gettext's ``nplurals``)."""
+def plural_forms(lang: str) -> tuple[int, str]:
+    """``lang``'s plural forms as its catalogues declare them (gettext's ``nplurals``
+    and ``plural`` expression), read from the platform's catalogue header.
+
+    The translation owns them, as in gettext: a newer CLDR (Babel 2.19 added a
+    "many" form to French and Italian) changes neither the catalogues nor which form
+    a count picks. A language without a catalogue yet takes Babel's."""
+    path = CORE_CATALOGUES / f"{lang}.po"
+    if path.exists():
+        header = read_catalogue(path, lang)
+        return int(header.num_plurals), str(header.plural_expr)
     from babel.messages.plurals import get_plural
 
-    return int(get_plural(lang).num_plurals)
+    rule = get_plural(lang)
+    return int(rule.num_plurals), str(rule.plural_expr)

@@ -21,6 +21,7 @@ from bot.ui.i18n import (
     area_strings,
     areas,
     forget_strings,
+    plural_forms,
     read_catalogue,
     register_strings,
     t,
@@ -128,6 +129,36 @@ def test_plural_forms_follow_each_language() -> None:
     assert coins["fr"] == ["0 pièce", "1 pièce", "2 pièces", "21 pièces"]
     assert t("counted.coins", "fr", count=1500) == "1\u202f500 pièces"
     assert t("counted.coins", "it", count=1500) == "1.500 monete"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_catalogue_of_a_language_declares_its_plural_forms(lang: str) -> None:
+    """A count picks its form by the rule of the platform's catalogue: every area of
+    the language must declare that same rule, with that many forms in each entry."""
+    count, expression = plural_forms(lang)
+    for area, folder in areas().items():
+        catalogue = read_catalogue(folder / f"{lang}.po", lang)
+        assert (catalogue.num_plurals, catalogue.plural_expr) == (count, expression), area
+        for message in catalogue:
+            if isinstance(message.string, tuple | list):
+                assert len(message.string) == count, (area, message.context)
+
+
+def test_a_catalogue_keeps_the_plural_forms_its_translator_declared(tmp_path: Path) -> None:
+    """Not the installed Babel's: a newer CLDR must not reshape translated catalogues."""
+    strings: dict[str, Text] = {"counted.coins": Plural("{count} coin", "{count} coins")}
+    old = updated(None, strings, "it")
+    old.mime_headers = [("Plural-Forms", "nplurals=3; plural=(n == 1 ? 0 : n == 2 ? 1 : 2);")]
+    for message in old:
+        if message.context == "counted.coins":
+            message.string = ("{count} moneta", "{count} monete (2)", "{count} monete")
+    (tmp_path / "it.po").write_bytes(render(old))
+    again = updated(read_catalogue(tmp_path / "it.po", "it"), strings, "it")
+    assert again.num_plurals == 3
+    assert again.plural_expr == "(n == 1 ? 0 : n == 2 ? 1 : 2)"
+    (coins,) = [message for message in again if message.context == "counted.coins"]
+    assert coins.string == ("{count} moneta", "{count} monete (2)", "{count} monete")
+    assert b"Generated-By" not in render(again), "Babel's version would rewrite every file"
 
 
 @pytest.mark.usefixtures("counted")
