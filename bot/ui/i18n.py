@@ -40,6 +40,8 @@ from bot.languages import TRANSLATED as TRANSLATED
 from bot.languages import language_of as language_of
 from games.base import Phrase
 
+from . import po
+
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
@@ -68,6 +70,7 @@ _catalogue_folders: dict[str, Path] = {CORE: CORE_CATALOGUES}
 """Per area, the folder of its ``<language>.po`` catalogues."""
 _translations: dict[str, dict[str, Translation]] = {}
 _plural_rules: dict[str, Callable[[int], int]] = {}
+_plural_forms: dict[str, tuple[int, str]] = {}
 
 
 def _english() -> dict[str, Text]:
@@ -203,10 +206,11 @@ def translations(lang: str) -> dict[str, Translation]:
     """Every usable translation of ``lang`` (neither fuzzy nor empty), by key."""
     if lang not in _translations:
         found: dict[str, Translation] = {}
-        for area, folder in _catalogue_folders.items():
+        count = plural_forms(lang)[0]
+        for folder in _catalogue_folders.values():
             path = folder / f"{lang}.po"
             if path.exists():
-                found.update(_usable(read_catalogue(path, lang), area))
+                found.update(_usable(po.read(path), count))
         _translations[lang] = found
     return _translations[lang]
 
@@ -218,17 +222,21 @@ def read_catalogue(path: Path, lang: str) -> Catalog:
         return read_po(file, locale=lang)
 
 
-def _usable(catalogue: Catalog, area: str) -> Iterator[tuple[str, Translation]]:
-    for message in catalogue:
-        key = message.context
-        if not key or message.fuzzy:
+def _usable(catalogue: po.Catalogue, count: int) -> Iterator[tuple[str, Translation]]:
+    """Its entries with a key, neither fuzzy nor empty: one template, or (a plural
+    entry) ``count`` of them, as Babel reads them."""
+    if catalogue.plural_forms is not None:
+        count = catalogue.plural_forms[0]
+    for entry in catalogue.entries:
+        key = entry.context
+        if not key or entry.fuzzy:
             continue
-        if isinstance(message.string, tuple | list):
-            forms = tuple(str(form) for form in message.string)
+        if entry.plural is not None:
+            forms = tuple(entry.forms.get(index, "") for index in range(count))
             if all(forms):
                 yield key, forms
-        elif message.string:
-            yield key, str(message.string)
+        elif text := entry.forms.get(0, ""):
+            yield key, text
 
 
 def _plural_rule(lang: str) -> Callable[[int], int]:
@@ -244,10 +252,14 @@ def plural_forms(lang: str) -> tuple[int, str]:
     The translation owns them, as in gettext: a newer CLDR (Babel 2.19 added a
     "many" form to French and Italian) changes neither the catalogues nor which form
     a count picks. A language without a catalogue yet takes Babel's."""
-    path = CORE_CATALOGUES / f"{lang}.po"
-    if path.exists():
-        header = read_catalogue(path, lang)
-        return int(header.num_plurals), str(header.plural_expr)
+    if lang not in _plural_forms:
+        path = CORE_CATALOGUES / f"{lang}.po"
+        declared = po.read(path).plural_forms if path.exists() else None
+        _plural_forms[lang] = declared or _babel_plural_forms(lang)
+    return _plural_forms[lang]
+
+
+def _babel_plural_forms(lang: str) -> tuple[int, str]:
     from babel.messages.plurals import get_plural
 
     rule = get_plural(lang)

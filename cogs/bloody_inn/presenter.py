@@ -44,7 +44,7 @@ from games.bloody_inn.models import (
     Welcome,
 )
 
-from . import picture, prompt_text, text
+from . import prompt_text, text
 from .strings import STRINGS
 
 PANEL_CODE = "turn"
@@ -138,6 +138,8 @@ class BloodyInnPresenter(GamePresenter[BloodyInnState, BloodyInnView]):
     def table_image(self, ctx: TableContext) -> bytes | None:
         view = self.view(ctx, None)
         names = [ctx.plain_name(seat) for seat in range(len(view.players))]
+        from . import picture  # Pillow loads with the first board drawn, not at boot
+
         return picture.draw(view, names, ctx.locale)
 
     # --- private: My hand and the action panel -------------------------------------------

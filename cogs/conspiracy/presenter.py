@@ -45,7 +45,7 @@ from games.conspiracy.models import (
     TurnStarted,
 )
 
-from . import picture, text
+from . import text
 from .strings import STRINGS
 from .text import EMOJI
 
@@ -513,6 +513,8 @@ class ConspiracyPresenter(GamePresenter[ConspiracyState, ConspiracyView]):
     def table_image(self, ctx: TableContext) -> bytes | None:
         view = self.view(ctx, None)
         names = [ctx.plain_name(seat) for seat in range(len(view.players))]
+        from . import picture  # Pillow loads with the first board drawn, not at boot
+
         return picture.draw(view, names, ctx.locale)
 
 
