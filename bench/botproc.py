@@ -9,6 +9,7 @@ Used by bench.discord_latency, bench.restore and bench.memory; not a bench itsel
 from __future__ import annotations
 
 import asyncio
+import compileall
 import contextlib
 import math
 import os
@@ -39,6 +40,18 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")
 """REST paths outside Discord's global rate limit: interaction callbacks and the
 interaction webhooks (follow-ups, edits of an interaction's messages)."""
+
+
+PACKAGES = ("bot", "games", "cogs")
+
+
+def compile_bytecode() -> None:
+    """Write the project's bytecode (``__pycache__``), as installing the package does
+    (pip compiles what it installs; the Docker image has it). In a checkout with
+    ``PYTHONDONTWRITEBYTECODE`` set, every boot would otherwise compile the bot from
+    source (about 0.4 s on the 2-core development machine), which no deployment pays."""
+    for package in PACKAGES:
+        compileall.compile_dir(ROOT / package, quiet=1)
 
 
 def load_text(load: tuple[float, float, float] | None = None) -> str:

@@ -13,7 +13,11 @@ other setting at the bot's default. So the fake's and the simulated players' wor
 is billed to this process, not to the bot; on a 2-core machine both still share
 the cores (the load average is printed).
 
-Every table is opened, joined and started by clicks (not timed), and the bot's
+Every table is opened, joined and started by clicks (not timed), or with
+``--stored`` built in the bot's database before the bot starts (``bench.stored``:
+copies of one started game, each table message posted in the fake as the bot's;
+opening 2,000 tables by clicks takes longer than ``SETUP_LIMIT``, its lobby posts and
+welcome and start DMs queued behind the bot's budget of REST writes), and the bot's
 output drained (every table message rendered, the outbox empty). Then, for
 ``--seconds``, one asyncio task per table plays random legal Complots steps
 through the UI, waiting for each answer before its next click, like a human: the
@@ -116,6 +120,8 @@ from bench.botproc import (
     time_requests,
     watched_history,
 )
+from bench.stored import SYNTHETIC_MESSAGE, Slot, build_template, copy_tables, post_table_messages
+from bot.migrate import migrate_database
 from bot.ui.i18n import t
 from games.registry import GAMES
 from tests.e2e.bot.harness import Clicks, buttons_on, clicks_for, panel_select, refusal
@@ -629,10 +635,12 @@ async def measure(
     profile: str | None,
     global_limit: int,
     deployment: Deployment = Deployment(),
+    stored: bool = False,
 ) -> Result:
-    """One row: a fresh fake, world, database and bot processes for ``tables`` tables."""
+    """One row: a fresh fake, world, database and bot processes for ``tables`` tables
+    (``stored``: the running tables built in the database before the bots start)."""
     server = deployment.server
-    dsn = None if server is None else await server.new_database()
+    dsn = None if server is None else await server.new_database(migrated=not stored)
     try:
         with tempfile.TemporaryDirectory(prefix="bench-discord-") as name:
             folder = Path(name)
@@ -641,6 +649,8 @@ async def measure(
             async with FakeDiscord(response_deadline=RESPONSE_DEADLINE, global_limit=limit) as fake:
                 time_requests(fake)
                 seatings = build_world(fake, tables, deployment.processes)
+                if stored:
+                    await store_tables(fake, seatings, database, dsn)
                 started = bot_processes(fake, folder, dsn, profile, tables, deployment)
                 async with AsyncExitStack() as stack:
                     bots = [await stack.enter_async_context(bot) for bot in started]
@@ -660,6 +670,32 @@ async def measure(
         if server is not None and dsn is not None:
             await server.drop_database(dsn)
     return result
+
+
+async def store_tables(
+    fake: FakeDiscord, seatings: list[Seating], database: Path, dsn: str | None
+) -> None:
+    """Every seating's table built in the database as a started game (copies of one
+    table started by the real service: bench.stored), its message posted in the fake;
+    into PostgreSQL (``dsn``) by ``bot migrate``'s copy."""
+    template = await build_template(database, steps=0, seed=len(seatings))
+    slots = [
+        Slot(
+            10 + n,
+            seating.channel.guild_id or 0,
+            seating.channel.id,
+            SYNTHETIC_MESSAGE + n,
+            [user.id for user in seating.users],
+        )
+        for n, seating in enumerate(seatings)
+    ]
+    copy_tables(database, template, slots)
+    posted = [(slot, seating.channel) for slot, seating in zip(slots, seatings, strict=True)]
+    await post_table_messages(fake, database, posted)
+    if dsn is not None:
+        await migrate_database(database, dsn)
+    for slot, seating in zip(slots, seatings, strict=True):
+        seating.table_id, seating.running = slot.table_id, True
 
 
 def bot_processes(
@@ -683,7 +719,7 @@ async def run_phases(
 ) -> Result:
     """Set every table up (within SETUP_LIMIT), drain, then the timed phase."""
     began = time.monotonic()
-    finished = await set_up_within_limit(run)
+    finished = all(s.running for s in run.seatings) or await set_up_within_limit(run)
     drained = finished and await run.drain()
     result = Result(len(run.seatings), time.monotonic() - began, setup=run.stats)
     result.note = setup_note(run, finished, drained)
@@ -961,6 +997,12 @@ def main() -> None:
         default=1,
         help="bot processes, one shard each (over 1: --backend postgres)",
     )
+    parser.add_argument(
+        "--stored",
+        action="store_true",
+        help="build the started tables in the database before the bot starts (bench.stored)"
+        " instead of opening, joining and starting them by clicks",
+    )
     args = parser.parse_args()
     if args.processes < 1:
         parser.error("--processes must be at least 1")
@@ -976,7 +1018,13 @@ def main() -> None:
         for tables in args.tables:
             result = asyncio.run(
                 measure(
-                    tables, args.seconds, args.pace, args.profile, args.global_limit, deployment
+                    tables,
+                    args.seconds,
+                    args.pace,
+                    args.profile,
+                    args.global_limit,
+                    deployment,
+                    args.stored,
                 )
             )
             results.append(result)

@@ -52,15 +52,12 @@ import argparse
 import asyncio
 import math
 import os
-import random
-import sqlite3
 import statistics
 import tempfile
 import time
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +67,7 @@ from bench.botproc import (
     BotProcess,
     DatabaseReader,
     bot_process,
+    compile_bytecode,
     load_text,
     open_reader,
     panel_of,
@@ -78,197 +76,29 @@ from bench.botproc import (
     time_requests,
 )
 from bench.discord_latency import watched_callbacks
-from bot.app import game_extension
+from bench.stored import (
+    GAME,
+    PLAYERS,
+    SYNTHETIC_MESSAGE,
+    Slot,
+    build_template,
+    copy_tables,
+    post_table_messages,
+)
 from bot.migrate import migrate_database
-from bot.storage import Deadline, SqliteRepository, Timeouts
-from bot.storage.models import TableStatus
-from bot.tables import TableService
-from bot.ui.announcer import TableAnnouncer
-from bot.ui.components import view_of
-from bot.ui.renderer import Renderer
-from games.registry import GAMES
+from bot.storage import SqliteRepository
 from tests.e2e.bot.harness import buttons_on, clicks_for, panel_select
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.postgres import PostgresServer, running_server
 
-GAME = GAMES["complots"]
-PLAYERS = 4
-TEMPLATE_USERS = [1001, 1002, 1003, 1004]
-TIMEOUTS = Timeouts(turn=120, reaction=30, choice=60)
 CLICKED_PER_BOOT = 3
 """Never-loaded tables clicked after each boot (the first at once, at IDENTIFY)."""
 SYNTHETIC_USER = 10**15
 """User ids of tables nobody clicks: far below the fake's snowflakes."""
-SYNTHETIC_MESSAGE = 2 * 10**15
 ANSWER_TIMEOUT = 30.0
 GOAL_TABLES = 10_000
 GOAL_IDENTIFY = 1.0
 """Seconds from spawn to IDENTIFY with GOAL_TABLES stored tables."""
-
-
-class NoScheduler:
-    def arm(self, deadline: Deadline) -> None:
-        pass
-
-    def disarm(self, table_id: int) -> None:
-        pass
-
-
-def presenters() -> dict[str, Any]:
-    return {name: import_module(game_extension(name)).PRESENTER for name in GAMES}
-
-
-# --- the template table ----------------------------------------------------------------------
-
-
-async def build_template(path: Path, steps: int, seed: int) -> int:
-    """One running table played ``steps`` random steps by the real service; its id.
-    (A game over within ``steps`` is left behind: ``copy_tables`` drops it.)"""
-    rng = random.Random(seed)
-    repo = SqliteRepository(path)
-    await repo.open()
-    try:
-        service = TableService(repo, NoScheduler(), seeds=lambda: rng.getrandbits(63))
-        service.announcer = TableAnnouncer(presenters(), 3)
-        for _ in range(100):  # a deal whose game outlives ``steps`` (almost always the first)
-            snap = await service.create_table(
-                guild_id=1,
-                channel_id=1 + rng.getrandbits(40),
-                game=GAME.name,
-                creator_id=TEMPLATE_USERS[0],
-                creator_name="ann",
-                options=GAME.options_model(),
-                timeouts=TIMEOUTS,
-            )
-            table_id = snap.table.id
-            for number, user in enumerate(TEMPLATE_USERS[1:], start=1):
-                await service.join(table_id, user, f"player {number}")
-            await service.start(table_id, TEMPLATE_USERS[0], moderator=False)
-            if await play_steps(service, table_id, steps, rng):
-                await repo.set_message(table_id, SYNTHETIC_MESSAGE)
-                snap = await service.snapshot(table_id)
-                await repo.mark_rendered(table_id, snap.version, TableStatus.RUNNING)
-                return table_id
-        raise RuntimeError("no game outlived the steps asked")
-    finally:
-        await repo.close()
-
-
-async def play_steps(service: TableService, table_id: int, steps: int, rng: random.Random) -> bool:
-    """``steps`` random legal steps; False if the game ended first."""
-    for _ in range(steps):
-        snap = await service.snapshot(table_id)
-        if snap.state is None or snap.table.status is not TableStatus.RUNNING:
-            return False
-        prompt = rng.choice(GAME.prompts(snap.state))
-        user = snap.seats[prompt.player].user_id
-        await service.act(table_id, snap.version or 0, user, rng.choice(prompt.choices))
-    snap = await service.snapshot(table_id)
-    return snap.table.status is TableStatus.RUNNING
-
-
-# --- copies ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Slot:
-    """Where one stored table lives: its guild, channel, message and users."""
-
-    table_id: int
-    guild_id: int
-    channel_id: int
-    message_id: int
-    users: list[int]
-
-
-USER_COLUMNS = {"user_id", "creator_id"}
-
-
-def column_expression(table: str, column: str, template_users: list[int]) -> str | None:
-    """The SELECT expression giving a copy's value of ``column`` (None: left out)."""
-
-    def user(expression: str) -> str:
-        cases = " ".join(f"WHEN {u} THEN c.u{i}" for i, u in enumerate(template_users))
-        return f"CASE {expression} {cases} ELSE {expression} END"
-
-    if table == "tables" and column == "id":
-        return "c.table_id"
-    if table == "outbox" and column == "id":
-        return None  # its own AUTOINCREMENT id
-    if column == "table_id":
-        return "c.table_id"
-    if column in ("guild_id", "channel_id", "message_id"):
-        return f"c.{column}"
-    if column in USER_COLUMNS:
-        return user(f"t.{column}")
-    if table == "outbox" and column == "target":
-        return f"CASE WHEN t.kind = 'post' THEN c.channel_id ELSE {user('t.target')} END"
-    if table == "outbox" and column == "delivered_at":
-        return "COALESCE(t.delivered_at, t.created_at)"
-    if table == "deadlines" and column == "due_at":
-        return f"{time.time() + 3600:.3f} + c.n * 0.37"
-    return f"t.{column}"
-
-
-def copy_tables(path: Path, template_id: int, slots: list[Slot]) -> dict[str, int]:
-    """Copy the template's rows once per slot (SQL only), then drop every other table
-    (the template); rows written per table."""
-    db = sqlite3.connect(path, isolation_level=None)
-    written: dict[str, int] = {}
-    try:
-        db.execute("PRAGMA foreign_keys = ON")
-        db.execute("BEGIN")
-        db.execute(
-            "CREATE TEMP TABLE copies (n INTEGER PRIMARY KEY, table_id INTEGER,"
-            " guild_id INTEGER, channel_id INTEGER, message_id INTEGER,"
-            + ", ".join(f"u{i} INTEGER" for i in range(PLAYERS))
-            + ")"
-        )
-        db.executemany(
-            f"INSERT INTO copies VALUES ({', '.join('?' * (5 + PLAYERS))})",
-            [
-                (n, s.table_id, s.guild_id, s.channel_id, s.message_id, *s.users)
-                for n, s in enumerate(slots)
-            ],
-        )
-        for table in ["tables", *tables_keyed_by_table_id(db)]:
-            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
-            pairs = [
-                (column, column_expression(table, column, TEMPLATE_USERS)) for column in columns
-            ]
-            kept = [(c, e) for c, e in pairs if e is not None]
-            key = "id" if table == "tables" else "table_id"
-            cursor = db.execute(
-                f"INSERT INTO {table} ({', '.join(c for c, _ in kept)})"
-                f" SELECT {', '.join(e for _, e in kept if e)} FROM {table} t, copies c"
-                f" WHERE t.{key} = ? ORDER BY c.n",
-                (template_id,),
-            )
-            written[table] = cursor.rowcount
-        copies = "(SELECT table_id FROM copies)"
-        for table in tables_keyed_by_table_id(db):
-            db.execute(f"DELETE FROM {table} WHERE table_id NOT IN {copies}")
-        db.execute(f"DELETE FROM tables WHERE id NOT IN {copies}")
-        db.execute("COMMIT")
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        db.close()
-    return written
-
-
-def tables_keyed_by_table_id(db: sqlite3.Connection) -> list[str]:
-    names = [
-        row[0]
-        for row in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    ]
-    return [
-        name
-        for name in names
-        if name != "tables"
-        and "table_id" in [r[1] for r in db.execute(f"PRAGMA table_info({name})")]
-    ]
 
 
 # --- the world ---------------------------------------------------------------------------------
@@ -326,27 +156,10 @@ def add_guild(fake: FakeDiscord, number: int, shards: int | None) -> FakeGuild:
     return fake.add_guild(f"Guild {number}", shard=(shard_of_guild(number, shards), shards))
 
 
-async def post_table_messages(world: World, path: Path) -> None:
-    """The clicked tables' messages, rendered by the bot's renderer, posted in the fake
-    as the bot's; their ids stored as the tables' messages."""
-    repo = SqliteRepository(path)
-    await repo.open()
-    try:
-        service = TableService(repo, NoScheduler())
-        renderer = Renderer(None, presenters(), service)  # type: ignore[arg-type]
-        for n in world.clicked:
-            slot = world.slots[n]
-            snapshot = await service.snapshot(slot.table_id)
-            embed, items = renderer.table_message(renderer.context(snapshot))
-            message = await world.fake.post_as_bot(
-                world.channels[slot.channel_id],
-                embeds=[embed.to_dict()],  # type: ignore[list-item]
-                components=view_of(items).to_components() if items else [],
-            )
-            await repo.set_message(slot.table_id, message.id)
-            slot.message_id = message.id
-    finally:
-        await repo.close()
+async def post_clicked_messages(world: World, path: Path) -> None:
+    """The clicked tables' messages, posted in the fake (the others are only ids)."""
+    posted = [(world.slots[n], world.channels[world.slots[n].channel_id]) for n in world.clicked]
+    await post_table_messages(world.fake, path, posted)
 
 
 # --- one boot ------------------------------------------------------------------------------------
@@ -443,6 +256,13 @@ class Stored:
     dsn: str | None
     """Its copy in PostgreSQL, the bot's database when set."""
     env: dict[str, str]
+    profile: Path | None = None
+    """Boots run under cProfile, each writing ``<profile>.<tables>.<boot>``."""
+    boots: list[int] = field(default_factory=list)
+
+    def next_profile(self, tables: int) -> Path | None:
+        self.boots.append(tables)
+        return None if self.profile is None else Path(f"{self.profile}.{tables}.{len(self.boots)}")
 
 
 async def boot_once(
@@ -455,7 +275,10 @@ async def boot_once(
     database = stored.database
     oracle = await open_reader(database, stored.dsn)
     try:
-        async with bot_process(fake, folder, database, stored.env, poll=0.001) as bot:
+        profile = stored.next_profile(tables)
+        async with bot_process(
+            fake, folder, database, stored.env, poll=0.001, profile=profile
+        ) as bot:
             identified = time.monotonic()
             boot.identify = identified - bot.spawned_at
             boot.cpu = bot.cpu_seconds()
@@ -526,6 +349,7 @@ async def measure(
     steps: int,
     keep: Path | None,
     deployment: Deployment = Deployment(),
+    profile: Path | None = None,
 ) -> Size:
     with tempfile.TemporaryDirectory(prefix="bench-restore-") as name:
         folder = keep or Path(name)
@@ -543,7 +367,7 @@ async def measure(
             if tables:
                 template = await build_template(database, steps, seed=tables)
                 rows = copy_tables(database, template, world.slots)
-                await post_table_messages(world, database)
+                await post_clicked_messages(world, database)
             else:
                 repo = SqliteRepository(database)
                 await repo.open()
@@ -554,7 +378,7 @@ async def measure(
             server = deployment.server
             dsn = None if server is None else await copy_to_postgres(database, server, size)
             try:
-                stored = Stored(database, dsn, deployment.env(dsn))
+                stored = Stored(database, dsn, deployment.env(dsn), profile)
                 for number in range(boots):
                     size.boots.append(await boot_number(world, folder, stored, number))
             finally:
@@ -712,6 +536,11 @@ def main() -> None:
     parser.add_argument(
         "--shard-count", type=int, help="boot shard 0 of this many (default: unsharded)"
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="boot under cProfile (slower: not the figures) into FILE.<tables>.<boot>",
+    )
     args = parser.parse_args()
     if args.shard_count is not None and args.shard_count < 1:
         parser.error("--shard-count must be at least 1")
@@ -728,6 +557,8 @@ def main() -> None:
     )
     goal = f"{ms(GOAL_IDENTIFY)} ms with {GOAL_TABLES:,} stored tables"
     print(f"Goal: spawn -> IDENTIFY <= {goal}.")
+    compile_bytecode()
+    print("The project's bytecode is compiled first, as an installed package has it.")
     postgres = running_server() if args.backend == "postgres" else nullcontext()
     with postgres as server:
         deployment = Deployment(server, args.shard_count)
@@ -736,7 +567,15 @@ def main() -> None:
         print(COLUMNS, flush=True)
         sizes = [
             asyncio.run(
-                measure(n, args.boots, args.tables_per_guild, args.steps, args.keep, deployment)
+                measure(
+                    n,
+                    args.boots,
+                    args.tables_per_guild,
+                    args.steps,
+                    args.keep,
+                    deployment,
+                    args.profile,
+                )
             )
             for n in args.tables
         ]
