@@ -17,8 +17,10 @@ Every table is opened, joined and started by clicks (not timed), or with
 ``--stored`` built in the bot's database before the bot starts (``bench.stored``:
 copies of one started game, each table message posted in the fake as the bot's;
 opening 2,000 tables by clicks takes longer than ``SETUP_LIMIT``, its lobby posts and
-welcome and start DMs queued behind the bot's budget of REST writes), and the bot's
-output drained (every table message rendered, the outbox empty). Then, for
+welcome and start DMs queued behind the bot's budget of REST writes) and then
+stepped once each, not timed (so the bot loaded each table before the timed phase,
+as it has those it opened by clicks), and the bot's output drained (every table
+message rendered, the outbox empty). Then, for
 ``--seconds``, one asyncio task per table plays random legal Complots steps
 through the UI, waiting for each answer before its next click, like a human: the
 prompted players and their legal choices come from the bot's database, read
@@ -488,6 +490,16 @@ class Run:
         await self.for_each(opened, self.join_table)
         await self.for_each(opened, self.start_table)
 
+    async def warm_up(self) -> None:
+        """Stored tables: one step each (not timed), so that the bot has loaded every
+        table once before the timed phase, as it has a table it opened by clicks."""
+        until = time.monotonic() + SETUP_LIMIT
+
+        async def first_step(seating: Seating) -> None:
+            await self.step(seating, random.Random(-seating.channel.id), until)
+
+        await self.for_each(self.seatings, first_step)
+
     async def drain(self) -> bool:
         """Wait until every table message shows its table and the outbox is empty."""
         end = time.monotonic() + DRAIN_LIMIT
@@ -719,7 +731,8 @@ async def run_phases(
 ) -> Result:
     """Set every table up (within SETUP_LIMIT), drain, then the timed phase."""
     began = time.monotonic()
-    finished = all(s.running for s in run.seatings) or await set_up_within_limit(run)
+    stored = all(s.running for s in run.seatings)
+    finished = await within_setup_limit(run.warm_up() if stored else run.set_up())
     drained = finished and await run.drain()
     result = Result(len(run.seatings), time.monotonic() - began, setup=run.stats)
     result.note = setup_note(run, finished, drained)
@@ -768,9 +781,9 @@ async def run_phases(
     return result
 
 
-async def set_up_within_limit(run: Run) -> bool:
+async def within_setup_limit(setup: Awaitable[None]) -> bool:
     try:
-        await asyncio.wait_for(run.set_up(), SETUP_LIMIT)
+        await asyncio.wait_for(setup, SETUP_LIMIT)
     except TimeoutError:
         return False
     return True
