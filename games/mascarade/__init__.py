@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from games.ai import Level
@@ -39,8 +40,12 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
     def recall(
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
     ) -> Any:
+        started = self.clock()
         deals = track(view, history) if self.remembers else None
         moment = copy.copy(self)
+        # The tracking is part of the decision's budget.
+        left = self.settings.budget_seconds - (self.clock() - started)
+        moment.settings = replace(self.settings, budget_seconds=max(left, 0.0))
         moment.guide = RememberingPolicy(deals)
         moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
