@@ -308,6 +308,8 @@ class Mind:
         self.me = view.viewer
         self.table = Fortunes(view, self.me)
         self.beliefs = beliefs_of(view) if beliefs is None else beliefs
+        self.worths: dict[int, tuple[Belief, float]] = {}
+        """``card_worth`` of the beliefs already weighed (by identity: they do not change)."""
         self.hand = [self.me * view.hand_size + slot for slot in range(view.hand_size)]
 
     def own(self, slot: int) -> Belief:
@@ -322,8 +324,13 @@ class Mind:
 
     def card_worth(self, belief: Belief) -> float:
         """A card one holds: its potential, discounted when one would first have to look."""
+        known = self.worths.get(id(belief))
+        if known is not None and known[0] is belief:
+            return known[1]
         worth = self.potential(belief)
-        return worth if certainty(belief) >= SURE else FUTURE * worth
+        worth = worth if certainty(belief) >= SURE else FUTURE * worth
+        self.worths[id(belief)] = (belief, worth)
+        return worth
 
     def hand_worth(self, beliefs: Sequence[Belief]) -> float:
         return self.hand_worth_of([self.card_worth(b) for b in beliefs])
