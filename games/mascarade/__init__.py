@@ -25,7 +25,9 @@ table offers some twenty, too many for the simulations a budget allows)."""
 
 
 class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
-    """The search over NORMAL's shortlist of turn choices (games.search)."""
+    """The search (games.search) from a NORMAL that remembers (its beliefs follow the
+    deals tracked through the seat's history, as the sampler's states do), over its
+    shortlist of turn choices."""
 
     shortlist = SHORTLIST
     remembers = True

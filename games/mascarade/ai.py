@@ -10,6 +10,9 @@ Every decision then compares the coin outcomes of its choices (one ply), scored 
 The view has no history, so two players could repeat the same sure moves forever:
 now and then NORMAL looks at an unsure card or plays a choice nearly as good.
 
+``RememberingPolicy`` is NORMAL with the beliefs the seat's history gives (the deals
+``sampler.track`` follows through every swap, sight and claim): HARD's guide.
+
 EASY plays what it surely knows: it announces only a card it saw fresh, contests
 only with such a card, and otherwise looks or swaps at random.
 """

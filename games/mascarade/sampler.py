@@ -1,9 +1,19 @@
 """Mascarade states consistent with a seat's view and history, for the HARD search.
 
-The seat's memories are kept as they are: a fresh memory is the card there; the
-places it is unsure of share the characters not accounted for, each place
-leaning towards the card it last saw there (stale memory) and towards a
-character announced from it since it last moved.
+The seat's history lets it follow the cards (``track``): everybody saw the opening
+deal face up, and the view's memories, undone backwards through the seat's own
+swaps and sights, give it back. From it a few hundred deals are played forward
+through the history: a swap the seat made moves the cards as it decided, one it
+did not make exchanges them with the odds that players do, and every sight (its
+looks, a Spy's look, a reveal) keeps the deals that agree. The view alone keeps
+only "this card was last seen there", and forgets which two cards a swap
+exchanged. A state is dealt from those deals, likelier where they agree with
+characters announced (and not contested) from places that did not move since.
+Without a history that explains the view, the view's memories are kept as they
+are: a fresh memory is the card there; the places it is unsure of share the
+characters not accounted for, each place leaning towards the card it last saw
+there (stale memory) and towards a character announced from it since it last
+moved.
 
 The other seats' memories are not in the view. The history says which places
 each of them last saw for sure (the deal, its own looks, the Spy's looks,

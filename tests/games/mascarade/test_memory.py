@@ -10,10 +10,19 @@ import pytest
 
 from games.ai import Level, decision_rng
 from games.base import Event, Seat
-from games.mascarade import GAME, Character, MascaradeState, MascaradeView
+from games.mascarade import (
+    GAME,
+    HARD,
+    SHORTLIST,
+    Character,
+    MascaradeSearch,
+    MascaradeState,
+    MascaradeView,
+)
 from games.mascarade.ai import POLICIES, RememberingPolicy, beliefs_of, flat_memories
-from games.mascarade.models import Announced, SwapDone, SwapPrepared
+from games.mascarade.models import Announced, Stage, SwapDone, SwapPrepared
 from games.mascarade.sampler import opening_deal, track
+from games.search import SearchSettings
 from tests.games.playouts import hero_share
 
 NORMAL = POLICIES[Level.NORMAL]
@@ -139,3 +148,27 @@ def test_remembering_beats_normal_at_a_big_table() -> None:
     of another seed, fair share 0.1); the bound is far above the fair share."""
     share = hero_share(GAME, RememberingPolicy(), NORMAL, 10, 20, seed=7)
     assert share >= 0.25, share
+
+
+def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
+    """Some twenty turn choices at ten players: the search weighs the guide's and its
+    next best few only; at other moments (a contest, a swap's decision) every choice."""
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
+    assert isinstance(searcher, MascaradeSearch)
+    turns = 0
+    for moment in moments(10, games=1, every=2):
+        prompt = moment.view.prompt
+        if prompt is None or len(prompt.choices) < 2:
+            continue
+        candidates = searcher.candidates(moment.view, prompt, random.Random(1))
+        assert candidates[0] == searcher.guide.choose(
+            moment.view, random.Random(random.Random(1).random())
+        )
+        assert len(set(candidates)) == len(candidates)
+        assert set(candidates) <= set(prompt.choices)
+        if moment.view.stage is Stage.TURN:
+            assert len(candidates) <= SHORTLIST + 1 < len(prompt.choices)
+            turns += 1
+        else:
+            assert len(candidates) == len(prompt.choices)
+    assert turns > 3
