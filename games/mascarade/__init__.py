@@ -23,6 +23,9 @@ SHORTLIST = 4
 """Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
 table offers some twenty, too many for the simulations a budget allows)."""
 
+MARGIN = 0.9
+"""Share of the budget the search may plan to use (one simulation may end past it)."""
+
 
 class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
     """The search (games.search) from a NORMAL that remembers (its beliefs follow the
@@ -45,8 +48,9 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         started = self.clock()
         deals = track(view, history) if self.remembers else None
         moment = copy.copy(self)
-        # The tracking is part of the decision's budget.
-        left = self.settings.budget_seconds - (self.clock() - started)
+        # The tracking is part of the decision's budget, and a simulation at ten
+        # players is long: a margin keeps the slow ones under the budget.
+        left = self.settings.budget_seconds * MARGIN - (self.clock() - started)
         moment.settings = replace(self.settings, budget_seconds=max(left, 0.0))
         moment.guide = RememberingPolicy(deals)
         moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
