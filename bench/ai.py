@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
     .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
+        [--players 6 10]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a
@@ -96,6 +97,7 @@ def hard_cells(args: argparse.Namespace) -> None:
         print(
             f"\n{name}: one HARD seat ({args.budget} s per decision), {args.games} games per cell"
         )
+        counts = tuple(args.players or counts)
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
             for opponent in (Level(level) for level in args.against):
                 others = Timed(policy_for(name, opponent))
@@ -133,6 +135,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hard", action="store_true", help="the HARD cells instead")
     parser.add_argument("--budget", type=float, default=0.2, help="HARD: seconds per decision")
+    parser.add_argument(
+        "--players", type=int, nargs="+", help="HARD: these table sizes only (default: all)"
+    )
     parser.add_argument(
         "--against", nargs="+", choices=["easy", "normal"], default=["normal", "easy"]
     )

@@ -1,24 +1,77 @@
 """Mascarade (2013 edition): 2 to 13 players, swapped masks and bluffed powers."""
 
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
 from games.ai import Level
+from games.base import Event, Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
-from .ai import POLICIES
+from .ai import POLICIES, RememberingPolicy
 from .cards import Character
 from .engine import GAME, Mascarade
 from .models import MascaradeOptions, MascaradeState, MascaradeView
-from .sampler import SAMPLER
+from .sampler import SAMPLER, MascaradeSampler, track
 
-HARD = SearchPolicy(
+SHORTLIST = 4
+"""Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
+table offers some twenty, too many for the simulations a budget allows)."""
+
+MARGIN = 0.9
+"""Share of the budget the search may plan to use (one simulation may end past it)."""
+
+
+class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
+    """The search (games.search) from a NORMAL that remembers (its beliefs follow the
+    deals tracked through the seat's history, as the sampler's states do), over its
+    shortlist of turn choices."""
+
+    shortlist = SHORTLIST
+    remembers = True
+    """Track the deals through the history once per decision, for the guide's beliefs
+    and the sampler's deals (else both read the view alone)."""
+
+    def with_settings(self, settings: SearchSettings) -> MascaradeSearch:
+        searcher = copy.copy(self)
+        searcher.settings = settings
+        return searcher
+
+    def recall(
+        self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
+    ) -> Any:
+        started = self.clock()
+        deals = track(view, history) if self.remembers else None
+        moment = copy.copy(self)
+        # The tracking is part of the decision's budget, and a simulation at ten
+        # players is long: a margin keeps the slow ones under the budget.
+        left = self.settings.budget_seconds * MARGIN - (self.clock() - started)
+        moment.settings = replace(self.settings, budget_seconds=max(left, 0.0))
+        moment.guide = RememberingPolicy(deals)
+        moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
+        return SearchPolicy.recall(moment, view, prompt, rng, history)
+
+    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
+        usual, *others = super().candidates(view, prompt, rng)
+        assert isinstance(self.guide, RememberingPolicy)
+        kept = self.guide.shortlist(view, prompt, self.shortlist)
+        return [usual, *(c for c in others if c in kept)]
+
+
+HARD = MascaradeSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
     settings=SearchSettings(horizon=40),
-    guide=POLICIES[Level.NORMAL],
+    guide=RememberingPolicy(),
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
-(games.search)."""
+"""Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
+history gives), playing on with NORMAL (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

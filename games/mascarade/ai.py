@@ -10,6 +10,9 @@ Every decision then compares the coin outcomes of its choices (one ply), scored 
 The view has no history, so two players could repeat the same sure moves forever:
 now and then NORMAL looks at an unsure card or plays a choice nearly as good.
 
+``RememberingPolicy`` is NORMAL with the beliefs the seat's history gives (the deals
+``sampler.track`` follows through every swap, sight and claim): HARD's guide.
+
 EASY plays what it surely knows: it announces only a card it saw fresh, contests
 only with such a card, and otherwise looks or swaps at random.
 """
@@ -24,7 +27,7 @@ from functools import cached_property
 from typing import Any
 
 from games.ai import Level, Policy
-from games.base import Prompt, Seat
+from games.base import Event, Prompt, Seat
 
 from .cards import (
     BANK_GAINS,
@@ -54,6 +57,7 @@ from .models import (
     Swap,
     SwapCause,
 )
+from .sampler import track
 
 Belief = dict[Character, float]
 MascaradePrompt = Prompt[MascaradeChoice]
@@ -301,12 +305,14 @@ def swapped(coins: Sequence[float], one: Seat, two: Seat) -> list[float]:
 class Mind:
     """One NORMAL decision: the viewer's beliefs and the worth of its options."""
 
-    def __init__(self, view: MascaradeView) -> None:
+    def __init__(self, view: MascaradeView, beliefs: list[Belief] | None = None) -> None:
         assert view.viewer is not None
         self.view = view
         self.me = view.viewer
         self.table = Fortunes(view, self.me)
-        self.beliefs = beliefs_of(view)
+        self.beliefs = beliefs_of(view) if beliefs is None else beliefs
+        self.worths: dict[int, tuple[Belief, float]] = {}
+        """``card_worth`` of the beliefs already weighed (by identity: they do not change)."""
         self.hand = [self.me * view.hand_size + slot for slot in range(view.hand_size)]
 
     def own(self, slot: int) -> Belief:
@@ -321,8 +327,13 @@ class Mind:
 
     def card_worth(self, belief: Belief) -> float:
         """A card one holds: its potential, discounted when one would first have to look."""
+        known = self.worths.get(id(belief))
+        if known is not None and known[0] is belief:
+            return known[1]
         worth = self.potential(belief)
-        return worth if certainty(belief) >= SURE else FUTURE * worth
+        worth = worth if certainty(belief) >= SURE else FUTURE * worth
+        self.worths[id(belief)] = (belief, worth)
+        return worth
 
     def hand_worth(self, beliefs: Sequence[Belief]) -> float:
         return self.hand_worth_of([self.card_worth(b) for b in beliefs])
@@ -359,6 +370,11 @@ class Mind:
             near = [c for worth, c in scored if worth >= best - NEARLY]
             return rng.choice(looks or near)
         return next(c for worth, c in scored if worth == best)
+
+    def ranked(self, prompt: MascaradePrompt) -> list[MascaradeChoice]:
+        """The turn's choices, best first by their worth (no randomness)."""
+        current = self.hand_worth([self.own(s) for s in range(self.view.hand_size)])
+        return sorted(prompt.choices, key=lambda c: -self.worth_of(c, current))
 
     def dragging_on(self) -> bool:
         """A game this long is likely caught in a cycle of sure moves: shake it."""
@@ -566,7 +582,11 @@ class NormalPolicy(Policy[MascaradeView, MascaradeChoice]):
     def decide(
         self, view: MascaradeView, prompt: MascaradePrompt, rng: random.Random
     ) -> MascaradeChoice:
-        mind = Mind(view)
+        return self.think(Mind(view), prompt, rng)
+
+    @staticmethod
+    def think(mind: Mind, prompt: MascaradePrompt, rng: random.Random) -> MascaradeChoice:
+        view = mind.view
         stage = view.stage
         if stage is Stage.TURN:
             return mind.turn(prompt, rng)
@@ -575,6 +595,58 @@ class NormalPolicy(Policy[MascaradeView, MascaradeChoice]):
         if stage is Stage.CONTEST:
             return mind.contest(prompt)
         return mind.power(prompt)
+
+
+class RememberingPolicy(NormalPolicy):
+    """NORMAL whose beliefs come from the seat's history as well as its view: the
+    deals ``track`` follows from the opening deal through every swap, sight and
+    claim (the view alone forgets which two cards a swap exchanged). Given
+    ``deals``, it uses those (a search thinking from one moment)."""
+
+    def __init__(self, deals: Sequence[Sequence[Character]] | None = None) -> None:
+        self.deals = deals
+
+    def recall(
+        self,
+        view: MascaradeView,
+        prompt: MascaradePrompt,
+        rng: random.Random,
+        history: Sequence[Event],
+    ) -> MascaradeChoice:
+        deals = self.deals if self.deals is not None else track(view, history)
+        return self.think(Mind(view, remembered(view, deals)), prompt, rng)
+
+    def decide(
+        self, view: MascaradeView, prompt: MascaradePrompt, rng: random.Random
+    ) -> MascaradeChoice:
+        return self.recall(view, prompt, rng, ())
+
+    def shortlist(self, view: MascaradeView, prompt: MascaradePrompt, size: int) -> list[Any]:
+        """The ``size`` best turn choices by its reckoning; every choice at other
+        moments (they are few)."""
+        if view.stage is not Stage.TURN:
+            return list(prompt.choices)
+        return Mind(view, remembered(view, self.deals)).ranked(prompt)[:size]
+
+
+def remembered(
+    view: MascaradeView, deals: Sequence[Sequence[Character]] | None
+) -> list[Belief] | None:
+    """Each place's share of the deals per character; the view's fresh memories
+    are sure (they may be newer than the deals). None without deals."""
+    if not deals:
+        return None
+    share = 1.0 / len(deals)
+    beliefs: list[Belief] = []
+    for place, memory in enumerate(flat_memories(view)):
+        if memory is not None and not memory.stale:
+            beliefs.append({memory.character: 1.0})
+            continue
+        belief: Belief = {}
+        for cards in deals:
+            belief[cards[place]] = belief.get(cards[place], 0.0) + share
+        beliefs.append(belief)
+    return beliefs
 
 
 # --- EASY --------------------------------------------------------------------

@@ -1,9 +1,19 @@
 """Mascarade states consistent with a seat's view and history, for the HARD search.
 
-The seat's memories are kept as they are: a fresh memory is the card there; the
-places it is unsure of share the characters not accounted for, each place
-leaning towards the card it last saw there (stale memory) and towards a
-character announced from it since it last moved.
+The seat's history lets it follow the cards (``track``): everybody saw the opening
+deal face up, and the view's memories, undone backwards through the seat's own
+swaps and sights, give it back. From it a few hundred deals are played forward
+through the history: a swap the seat made moves the cards as it decided, one it
+did not make exchanges them with the odds that players do, and every sight (its
+looks, a Spy's look, a reveal) keeps the deals that agree. The view alone keeps
+only "this card was last seen there", and forgets which two cards a swap
+exchanged. A state is dealt from those deals, likelier where they agree with
+characters announced (and not contested) from places that did not move since.
+Without a history that explains the view, the view's memories are kept as they
+are: a fresh memory is the card there; the places it is unsure of share the
+characters not accounted for, each place leaning towards the card it last saw
+there (stale memory) and towards a character announced from it since it last
+moved.
 
 The other seats' memories are not in the view. The history says which places
 each of them last saw for sure (the deal, its own looks, the Spy's looks,
@@ -27,6 +37,7 @@ from .models import (
     Announcement,
     CardRef,
     CardRevealed,
+    CardSeen,
     Claim,
     Knowledge,
     Looked,
@@ -37,6 +48,7 @@ from .models import (
     PendingSwap,
     Reveal,
     SwapCause,
+    SwapDecided,
     SwapDone,
     SwapPrepared,
 )
@@ -47,6 +59,13 @@ CLAIMED = 3.0
 """A character announced from a place (not moved since) is this much likelier there."""
 COIN_SCALE = 2.0
 """At a cut-off: coins of lead that make a seat e times likelier to win."""
+PARTICLES = 200
+"""Deals the seat's memory follows through the history (see ``track``)."""
+ENOUGH = 0.1
+"""Share of the deals that must agree with a sight to carry on alone."""
+SWAP_ODDS = 0.8
+"""Chance that a swap the seat did not make really exchanged the two cards (NORMAL
+players swap 70 to 90 % of the time, at 2 to 10 players)."""
 
 
 def moment_of(view: MascaradeView) -> int:
@@ -106,11 +125,160 @@ def read_history(view: MascaradeView, history: Sequence[Event]) -> Sight:
     return Sight(fresh, public, claimed)
 
 
+def event_place(view: MascaradeView, seat: Seat | None, slot: int) -> int:
+    return place_of(view, CardRef(seat=seat, slot=slot))
+
+
+def opening_deal(view: MascaradeView, history: Sequence[Event]) -> list[Character | None]:
+    """The cards of the opening deal, face up for everyone, as far as the view's
+    memories keep them: the history is undone backwards from them (the seat's own
+    swaps moved its memories; a later sight overwrote the deal's, lost: None)."""
+    seen = [None if m is None else m.character for m in flat(view)]
+    moves: list[tuple[int, int] | int] = []
+    pair: tuple[int, int] | None = None
+    for event in history:
+        if isinstance(event, SwapPrepared):
+            pair = (
+                event_place(view, event.seat, event.slot),
+                event_place(view, event.target, event.target_slot),
+            )
+        elif isinstance(event, SwapDecided) and event.swapped and pair is not None:
+            moves.append(pair)
+        elif isinstance(event, CardSeen) and event.seat == view.viewer:
+            moves.append(event_place(view, event.target, event.slot))
+        elif isinstance(event, CardRevealed):
+            moves.append(event_place(view, event.seat, event.slot))
+    for move in reversed(moves):
+        if isinstance(move, tuple):
+            first, second = move
+            seen[first], seen[second] = seen[second], seen[first]
+        else:
+            seen[move] = None
+    return seen
+
+
+def track(view: MascaradeView, history: Sequence[Event]) -> list[list[Character]] | None:
+    """Deals (every place's card now) that agree with everything the seat saw, each
+    followed from the opening deal through the history: a swap the seat did not make
+    exchanges the two cards with ``SWAP_ODDS``, its own as it decided, and a sight
+    (a look, a Spy's look, a reveal) keeps the deals that show that card there;
+    at the end, a deal agreeing with standing claims is likelier (``claim_odds``).
+    None when the view's memories do not account for the opening deal (or no
+    history came with a view that needs one)."""
+    if not history and any(m is not None and m.stale for m in flat(view)):
+        return None  # the view's stale memories came from a history not given
+    viewer = view.viewer
+    rng = random.Random(len(history) * 7919 + (viewer or 0))
+    deal = opening_deal(view, history)
+    missing = Counter(view.characters) - Counter(c for c in deal if c is not None)
+    holes = [place for place, c in enumerate(deal) if c is None]
+    if sum(missing.values()) != len(holes):
+        return None
+    particles: list[list[Character]] = []
+    for _ in range(PARTICLES):
+        filling = list(missing.elements())
+        rng.shuffle(filling)
+        filled = list(deal)
+        for place, character in zip(holes, filling, strict=True):
+            filled[place] = character
+        particles.append([c for c in filled if c is not None])
+    pair: tuple[int, int] | None = None
+    decided: bool | None = None
+    for event in history:
+        if isinstance(event, SwapPrepared):
+            pair = (
+                event_place(view, event.seat, event.slot),
+                event_place(view, event.target, event.target_slot),
+            )
+            decided = None
+        elif isinstance(event, SwapDecided):
+            decided = event.swapped
+        elif isinstance(event, SwapDone) and pair is not None:
+            first, second = pair
+            for cards in particles:
+                if decided if event.actor == viewer else rng.random() < SWAP_ODDS:
+                    cards[first], cards[second] = cards[second], cards[first]
+            pair = None
+        elif isinstance(event, CardSeen) and event.seat == viewer:
+            particles = sighted(
+                particles, event_place(view, event.target, event.slot), event.character, rng
+            )
+        elif isinstance(event, CardRevealed):
+            particles = sighted(
+                particles, event_place(view, event.seat, event.slot), event.character, rng
+            )
+    fresh = [(p, m.character) for p, m in enumerate(flat(view)) if m is not None and not m.stale]
+    for cards in particles:
+        for place, character in fresh:
+            mend_keeping(cards, place, character, fresh)
+    claimed = read_history(view, history).claimed
+    if claimed:
+        odds = claim_odds(particles, claimed)
+        particles = rng.choices(particles, odds, k=len(particles))
+    return particles
+
+
+def sighted(
+    particles: list[list[Character]], place: int, character: Character, rng: random.Random
+) -> list[list[Character]]:
+    """The deals showing ``character`` at ``place``, resampled back to their number.
+    When too few do (the blind swaps' guesses ran thin), every deal is mended
+    instead: the card is brought there from where that deal had it."""
+    kept = [cards for cards in particles if cards[place] is character]
+    if len(kept) == len(particles):
+        return particles
+    if len(kept) >= len(particles) * ENOUGH:
+        return [list(rng.choice(kept)) for _ in range(len(particles))]
+    for cards in particles:
+        mend(cards, place, character)
+    return particles
+
+
+def mend_keeping(
+    cards: list[Character], place: int, character: Character, fresh: list[tuple[int, Character]]
+) -> None:
+    """``mend``, taking the card from a place not known to hold it."""
+    if cards[place] is character:
+        return
+    known = {p for p, c in fresh if c is character}
+    source = next((q for q, c in enumerate(cards) if c is character and q not in known), None)
+    if source is not None:
+        cards[place], cards[source] = cards[source], cards[place]
+
+
+def mend(cards: list[Character], place: int, character: Character) -> None:
+    """Put ``character`` at ``place`` by exchanging it with the card there."""
+    if cards[place] is not character:
+        source = cards.index(character)
+        cards[place], cards[source] = cards[source], cards[place]
+
+
 def flat(view: MascaradeView) -> list[Memory | None]:
     return [m for player in view.players for m in player.cards] + list(view.centre)
 
 
+def claim_odds(
+    particles: Sequence[Sequence[Character]], claimed: dict[int, Character]
+) -> list[float]:
+    """Each deal's weight: ``CLAIMED`` for every standing claim it agrees with."""
+    return [
+        CLAIMED ** sum(1 for place, c in claimed.items() if cards[place] is c)
+        for cards in particles
+    ]
+
+
 class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
+    """Deals from ``track``'s deals; from the view's
+    memories alone when the view does not account for the opening deal, or when
+    not ``tracking``."""
+
+    def __init__(
+        self, deals: Sequence[Sequence[Character]] | None = None, tracking: bool = True
+    ) -> None:
+        self.deals = deals
+        """Deals already tracked for this moment (a search tracks once per decision)."""
+        self.tracking = tracking
+
     def prepare(self, view: MascaradeView, history: Sequence[Event]) -> Draw[MascaradeState]:
         viewer = view.viewer
         assert viewer is not None
@@ -127,9 +295,13 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
         base = self._skeleton(view, memories)
         seats = len(view.players)
 
-        def draw(rng: random.Random) -> MascaradeState:
-            state = copy_state(base)
-            state.rng = Rng.from_seed(rng.getrandbits(64))
+        particles = self.deals
+        if particles is None and self.tracking:
+            particles = track(view, history)
+
+        def deal(rng: random.Random) -> list[Character]:
+            if particles is not None:
+                return list(rng.choice(particles))
             cards = dict(known)
             left = Counter(pool)
             order = list(unsure)
@@ -140,7 +312,12 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
                 chosen = rng.choices(options, [left[c] * lean.get(c, 1.0) for c in options])[0]
                 cards[place] = chosen
                 left[chosen] -= 1
-            state.cards = [cards[p] for p in range(len(memories))]
+            return [cards[p] for p in range(len(memories))]
+
+        def draw(rng: random.Random) -> MascaradeState:
+            state = copy_state(base)
+            state.rng = Rng.from_seed(rng.getrandbits(64))
+            state.cards = deal(rng)
             for seat in range(seats):
                 if seat != viewer:
                     state.knowledge[seat] = knowledge_of(state.cards, sight.fresh[seat])
