@@ -1,0 +1,86 @@
+"""Conspiracy's HARD player: the search of games.search, with short simulations.
+
+Conspiracy is long and almost fully public, so a playout to the end is costly and
+noisy: a simulation plays the seat's choice, the rest of its turn, and then one
+round (every other player's turn, by the rollout policy) until the seat's next
+turn starts; there NORMAL's standing of every chamber (``ai.win_share``) says
+who is likely to win. What the search then sees that NORMAL does not: the Lords
+the reveals turn up, and what the others take of what the choice leaves them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.base import Prompt, Seat
+from games.search import SearchPolicy, SearchSettings, share_of
+
+from .ai import NormalPolicy, context_of, win_share
+from .cards import CHAMBER_SIZE
+from .models import ConspiracyState, ConspiracyView, Stage
+
+SEARCHED_STAGES = (Stage.RECRUIT, Stage.KEEP, Stage.LOCATION, Stage.LOCATION_KEEP)
+"""Where the search weighs choices; the order of placing and the swaps are NORMAL's."""
+
+
+class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
+    """Simulations end when the seat's next turn starts (or the game ends, or after
+    ``horizon`` choices). Only NORMAL's ``shortlist`` best-valued choices are tried."""
+
+    def __init__(
+        self, *args: Any, shortlist: int = 3, finish_from: int = CHAMBER_SIZE, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.shortlist = shortlist
+        self.finish_from = finish_from
+        """From this many Lords in the fullest chamber on, simulations play the game
+        out (up to ``horizon`` choices) instead of stopping after a round."""
+
+    def with_settings(self, settings: SearchSettings) -> RoundSearch:
+        return RoundSearch(
+            self.game,
+            self.sampler,
+            self.rollout,
+            settings,
+            self.guide,
+            self.undoing,
+            shortlist=self.shortlist,
+            finish_from=self.finish_from,
+        )
+
+    def candidates(
+        self, view: ConspiracyView, prompt: Prompt[Any], rng: random.Random
+    ) -> list[Any]:
+        guide = self.guide
+        usual = guide.choose(view, random.Random(rng.random()))
+        if view.stage not in SEARCHED_STAGES or not isinstance(guide, NormalPolicy):
+            return [usual]
+        ctx = context_of(view, prompt.player, guide.weights)
+        ranked = sorted(prompt.choices, key=lambda c: -guide.value(ctx, c))
+        return [usual, *(c for c in ranked if c != usual)][: self.shortlist]
+
+    def simulate(
+        self, state: ConspiracyState, seat: Seat, choice: Any, rng: random.Random
+    ) -> float:
+        game = self.game
+        start = state.turn_number
+        to_the_end = max(len(p.lords) for p in state.players) >= self.finish_from
+        game.apply_in_place(state, seat, choice)
+        for _ in range(self.settings.horizon):
+            if game.result(state) is not None:
+                break
+            if not to_the_end and next_turn_of(state, seat, start):
+                break
+            actor = state.turn
+            policy = self.guide if actor == seat else self.rollout
+            game.apply_in_place(state, actor, policy.choose(game.view(state, actor), rng))
+        result = game.result(state)
+        if result is not None:
+            return share_of(result, seat)
+        return win_share(game.view(state, seat), seat)
+
+
+def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:
+    """Whether the seat's first turn after turn number ``start`` is starting."""
+    return state.turn == seat and state.stage is Stage.RECRUIT and state.turn_number > start
