@@ -15,11 +15,12 @@ HARD = RoundSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=40),
+    settings=SearchSettings(horizon=40, caution=1.0),
     guide=POLICIES[Level.NORMAL],
+    finish_from=10,
 )
-"""Searches over sampled hidden cards from NORMAL's choice, one round ahead with
-NORMAL in every seat (games.conspiracy.hard)."""
+"""Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
+end from 10 Lords on) with NORMAL in every seat (games.conspiracy.hard)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

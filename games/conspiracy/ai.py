@@ -229,6 +229,7 @@ class Context:
     _reveals: dict[int, float] | None = field(default=None, init=False)
     _opponent: Context | None = field(default=None, init=False)
     _board: Board | None = field(default=None, init=False)
+    _singles: dict[Kind, float] | None = field(default=None, init=False)
 
     @property
     def me(self) -> PlayerView:
@@ -268,8 +269,10 @@ class Context:
 
     def single_value(self, kind: Kind) -> float:
         """``recruit_value`` of one Lord (remembered: reveals ask it of every Lord)."""
-        key = (*self._key(), self.location_prospect(), self.weights)
-        values = remembered(SINGLES, key, dict)
+        values = self._singles
+        if values is None:
+            key = (*self._key(), self.location_prospect(), self.weights)
+            values = self._singles = remembered(SINGLES, key, dict)
         found = values.get(kind)
         if found is None:
             found = values[kind] = recruit_value(self, [kind])

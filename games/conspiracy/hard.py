@@ -1,12 +1,19 @@
 """Conspiracy's HARD player: the search of games.search, with short simulations.
 
-Conspiracy is long and almost fully public, so a playout to the end is costly and
-noisy: a simulation plays the seat's choice, the rest of its turn, and then one
-round (every other player's turn, by the rollout policy) until the seat's next
-turn starts; there NORMAL's standing of every chamber (``ai.win_share``) says
-who is likely to win. What the search then sees that NORMAL does not: the Lords
-the reveals turn up, and what the others take of what the choice leaves them.
-"""
+Conspiracy is long and almost fully public, so a playout to the end is costly and,
+early on, says little. A simulation plays the seat's choice, the rest of its turn
+by NORMAL, and one round (every other player's turn, by NORMAL too) until the
+seat's next turn starts; there NORMAL's standing of every chamber
+(``ai.win_share``) says who is likely to win. Once the fullest chamber holds
+``finish_from`` Lords, simulations play the game out instead (up to ``horizon``
+choices): the last turns decide the game and are few. What the search sees that
+NORMAL does not: the Lords the reveals turn up, what the others take of what a
+choice leaves them, and how the game ends.
+
+Only NORMAL's best-valued choices are weighed (``shortlist``), and the order of
+placing and the swaps are left to NORMAL: fewer choices, more simulations each.
+In 2-player games of 60 (seeds 11-70, 20 simulations a decision, caution 1),
+the round alone won 48 %, with the game played out from 10 Lords 57 %."""
 
 from __future__ import annotations
 

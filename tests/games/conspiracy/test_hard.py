@@ -66,6 +66,23 @@ def test_on_the_last_round_a_simulation_plays_the_game_out() -> None:
     assert value in (0.0, 0.5, 1.0)
 
 
+def test_late_in_the_game_a_simulation_plays_the_game_out() -> None:
+    real = recruiting(3, seed=4, steps=10)
+    seat = real.turn
+    sampled = SAMPLER.sample(GAME.view(real, seat), (), random.Random(1))
+    late = RoundSearch(
+        GAME,
+        SAMPLER,
+        NORMAL,
+        replace(FIXED, horizon=1000),
+        guide=NORMAL,
+        finish_from=max(len(p.lords) for p in real.players),
+    )
+    value = late.simulate(sampled, seat, RevealLords(count=1), random.Random(2))
+    assert GAME.result(sampled) is not None
+    assert value in (0.0, 0.5, 1.0) or abs(value - 1 / 3) < 1e-9
+
+
 def test_win_shares_add_up_and_favour_the_stronger_chamber() -> None:
     ahead = ["r6", "r4", "r4", "r3", "r3", "r2", "b6"]
     view = GAME.view(Table(rigged([ahead, ["y1"], ["g1"]])).state, 0)
