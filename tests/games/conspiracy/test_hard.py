@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from games.ai import Level
 from games.conspiracy import GAME, HARD, ConspiracyOptions, ConspiracyState
 from games.conspiracy.ai import MEMO_SIZE, POLICIES, remembered, standing, win_share
-from games.conspiracy.hard import RoundSearch
+from games.conspiracy.hard import CLOCK_SHARE, RoundSearch
 from games.conspiracy.models import ConspiracyView, PlaceNext, RevealLords, Stage
 from games.conspiracy.sampler import SAMPLER
 
@@ -129,3 +131,23 @@ def test_the_memo_forgets_everything_when_full() -> None:
     for key in range(5000):
         remembered(memo, key, lambda: 0)
     assert "a" not in memo and len(memo) <= MEMO_SIZE
+
+
+def test_the_simulations_plan_on_part_of_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clock that moves 10 ms each time it is read, a 0.2 s budget stops the
+    simulations by 0.8 x 0.2 s (and the settings are the given ones afterwards)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    settings = replace(FIXED, budget_seconds=0.2, simulations=10**6)
+    policy = HARD.with_settings(settings)
+    monkeypatch.setattr(policy, "clock", clock)
+    state = recruiting(3, seed=5, steps=6)
+    view = GAME.view(state, state.turn)
+    assert view.prompt is not None
+    assert policy.choose(view, random.Random(1)) in view.prompt.choices
+    assert 0.1 < now[0] <= CLOCK_SHARE * 0.2 + 0.03
+    assert policy.settings == settings
