@@ -15,7 +15,7 @@ HARD = RoundSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=40, caution=1.0),
+    settings=SearchSettings(horizon=40),
     guide=POLICIES[Level.NORMAL],
     finish_from=10,
 )
