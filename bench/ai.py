@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
     .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
-        [--players 6 10]
+        [--players 2 3] [--seed 1]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a

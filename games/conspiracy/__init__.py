@@ -2,23 +2,25 @@
 
 from games.ai import Level
 from games.entry import GameEntry
-from games.search import SearchPolicy, SearchSettings
+from games.search import SearchSettings
 
 from .ai import POLICIES
 from .cards import Colour, LocationId
 from .engine import GAME, Conspiracy
+from .hard import RoundSearch
 from .models import ConspiracyOptions, ConspiracyState, ConspiracyView
 from .sampler import SAMPLER
 
-HARD = SearchPolicy(
+HARD = RoundSearch(
     GAME,
     SAMPLER,
-    rollout=POLICIES[Level.EASY],
-    settings=SearchSettings(horizon=30),
+    rollout=POLICIES[Level.NORMAL],
+    settings=SearchSettings(horizon=40),
     guide=POLICIES[Level.NORMAL],
+    finish_from=10,
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with EASY
-(games.search)."""
+"""Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
+end from 10 Lords on) with NORMAL in every seat (games.conspiracy.hard)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""
