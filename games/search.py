@@ -147,9 +147,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
 
     def with_settings(self, settings: SearchSettings) -> SearchPolicy[ViewT, StateT]:
         """The same player with another budget (benches, tests, a table's setting)."""
-        return SearchPolicy(
-            self.game, self.sampler, self.rollout, settings, self.guide, self.undoing
-        )
+        return type(self)(self.game, self.sampler, self.rollout, settings, self.guide, self.undoing)
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
         return self.recall(view, prompt, rng, ())

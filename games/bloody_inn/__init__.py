@@ -1,24 +1,42 @@
 """The Bloody Inn: greedy innkeepers bribe, kill and bury their guests (1-4 players)."""
 
+import random
+from typing import Any
+
 from games.ai import Level
+from games.base import Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
 from .ai import POLICIES
 from .cards import ActionKind, Card, GuestType
 from .engine import GAME, BloodyInn
-from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length
+from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length, Stage
 from .sampler import SAMPLER
 
-HARD = SearchPolicy(
+
+class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
+    """The search thinks over the Night's actions and their targets; the small
+    steps around them (where a guest sleeps, which accomplice pays, whose annex
+    takes a corpse...) are NORMAL's, as the search plays them in its simulations."""
+
+    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
+        choices = super().candidates(view, prompt, rng)
+        return choices if view.stage in SEARCHED else choices[:1]
+
+
+SEARCHED = (Stage.ACTION, Stage.TARGET)
+
+HARD = InnSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.EASY],
-    settings=SearchSettings(horizon=60),
+    settings=SearchSettings(horizon=20),
     guide=POLICIES[Level.NORMAL],
     undoing=(Cancel,),
 )
 """Searches over sampled hidden cards from NORMAL's choice, playing on with EASY
+for about a round, then the sampler's estimate of each player's final score
 (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
