@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.ai import Level
-from games.bloody_inn import GAME, HARD, BloodyInnState
+from games.bloody_inn import GAME, HARD, BloodyInnState, BloodyInnView
 from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge
 from games.bloody_inn.models import Stage
 from games.bloody_inn.sampler import SAMPLER, SCORE_SCALE, standing_view
@@ -61,9 +61,9 @@ def _no_simulation(*args: object) -> float:
     raise AssertionError("simulated")
 
 
-def _asked(state: BloodyInnState) -> tuple[int, object]:
+def _asked(state: BloodyInnState) -> BloodyInnView:
     (prompt,) = GAME.prompts(state)
-    return prompt.player, GAME.view(state, prompt.player)
+    return GAME.view(state, prompt.player)
 
 
 @pytest.mark.parametrize("welcome", [True, False])
@@ -73,9 +73,10 @@ def test_the_search_thinks_over_the_actions_and_leaves_the_small_steps_to_normal
     """A Night's action: every legal choice is a candidate, NORMAL's first. The
     Evening's room for a guest: NORMAL's choice alone, decided without a simulation."""
     state = rigged(hands=[[C.PEASANT, C.PEASANT], [], []], rooms={4: C.BARON}, welcome=welcome)
-    seat, view = _asked(state)
-    assert view.stage is (Stage.WELCOME if welcome else Stage.ACTION)  # type: ignore[attr-defined]
-    prompt = view.prompt  # type: ignore[attr-defined]
+    view = _asked(state)
+    assert view.stage is (Stage.WELCOME if welcome else Stage.ACTION)
+    prompt = view.prompt
+    assert prompt is not None
     rng = random.Random(4)
     candidates = HARD.candidates(view, prompt, rng)
     usual = NORMAL.choose(view, random.Random(random.Random(4).random()))
