@@ -11,7 +11,7 @@ from games.search import SearchPolicy, SearchSettings
 from .ai import POLICIES
 from .cards import ActionKind, Card, GuestType
 from .engine import GAME, BloodyInn
-from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length, Stage
+from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length, Pass, Stage
 from .sampler import SAMPLER
 
 
@@ -22,7 +22,12 @@ class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
 
     def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
         choices = super().candidates(view, prompt, rng)
-        return choices if view.stage in SEARCHED else choices[:1]
+        if view.stage not in SEARCHED:
+            return choices[:1]
+        usual = choices[0]
+        # How much to launder is NORMAL's call: one Pass is enough to weigh passing.
+        passing = usual if isinstance(usual, Pass) else Pass(launder=0)
+        return [c for c in choices if not isinstance(c, Pass) or c == passing]
 
 
 SEARCHED = (Stage.ACTION, Stage.TARGET)

@@ -11,7 +11,7 @@ import pytest
 from games.ai import Level
 from games.bloody_inn import GAME, HARD, BloodyInnState, BloodyInnView
 from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge
-from games.bloody_inn.models import Stage
+from games.bloody_inn.models import Act, Pass, Stage
 from games.bloody_inn.sampler import SAMPLER, SCORE_SCALE, standing_view
 from games.search import SearchSettings
 
@@ -70,9 +70,16 @@ def _asked(state: BloodyInnState) -> BloodyInnView:
 def test_the_search_thinks_over_the_actions_and_leaves_the_small_steps_to_normal(
     welcome: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A Night's action: every legal choice is a candidate, NORMAL's first. The
-    Evening's room for a guest: NORMAL's choice alone, decided without a simulation."""
-    state = rigged(hands=[[C.PEASANT, C.PEASANT], [], []], rooms={4: C.BARON}, welcome=welcome)
+    """A Night's action: every action is a candidate, NORMAL's choice first, and one
+    Pass (how much to launder is NORMAL's call). The Evening's room for a guest:
+    NORMAL's choice alone, decided without a simulation."""
+    state = rigged(
+        hands=[[C.PEASANT, C.PEASANT], [], []],
+        rooms={4: C.BARON},
+        money=[25, 5, 5],
+        cheques=[1, 1, 1],
+        welcome=welcome,
+    )
     view = _asked(state)
     assert view.stage is (Stage.WELCOME if welcome else Stage.ACTION)
     prompt = view.prompt
@@ -86,5 +93,8 @@ def test_the_search_thinks_over_the_actions_and_leaves_the_small_steps_to_normal
         policy = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=100))
         monkeypatch.setattr(policy, "simulate", _no_simulation)
         assert policy.choose(view, random.Random(4)) == usual
-    else:
-        assert sorted(map(repr, candidates)) == sorted(map(repr, prompt.choices))
+        return
+    passes = [c for c in prompt.choices if isinstance(c, Pass)]
+    assert len(passes) == 4, "launder 0, 1 or 2 cheques, or cash one"
+    acts = [c for c in prompt.choices if isinstance(c, Act)]
+    assert {*candidates} == {*acts, usual if isinstance(usual, Pass) else Pass(launder=0)}
