@@ -213,6 +213,10 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
                 best, best_gain = index, gain
         return best
 
+    def horizon(self, state: StateT) -> int:
+        """Choices a simulation plays before the estimate (a game may scale it)."""
+        return self.settings.horizon
+
     def simulate(self, state: StateT, seat: Seat, choice: Any, rng: random.Random) -> float:
         """Play ``choice`` on a sampled state, the seat's next decisions of the same
         moment (the rest of its turn: targets, payment) by the guide, then the rollout
@@ -220,7 +224,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         game = self.game
         game.apply_in_place(state, seat, choice)
         finishing = True
-        for _ in range(self.settings.horizon):
+        for _ in range(self.horizon(state)):
             result = game.result(state)
             if result is not None:
                 return share_of(result, seat)

@@ -29,20 +29,26 @@ class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
         passing = usual if isinstance(usual, Pass) else Pass(launder=0)
         return [c for c in choices if not isinstance(c, Pass) or c == passing]
 
+    def horizon(self, state: BloodyInnState) -> int:
+        """About a round: the horizon is set for two players, each more adds its turns."""
+        return self.settings.horizon + STEPS_PER_PLAYER * (state.seats - 2)
+
 
 SEARCHED = (Stage.ACTION, Stage.TARGET)
+STEPS_PER_PLAYER = 6
+"""Choices one more player adds to a round: a room to fill, two actions."""
 
 HARD = InnSearch(
     GAME,
     SAMPLER,
-    rollout=POLICIES[Level.EASY],
+    rollout=POLICIES[Level.NORMAL],
     settings=SearchSettings(horizon=20),
     guide=POLICIES[Level.NORMAL],
     undoing=(Cancel,),
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with EASY
-for about a round, then the sampler's estimate of each player's final score
-(games.search)."""
+"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
+for about a round (20 choices at 2 players, 32 at 4), then the sampler's estimate
+of each player's final score (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""
