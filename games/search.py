@@ -99,6 +99,9 @@ class SearchSettings:
     caution: float = 2.0
     """How many standard errors another choice's average gain over the guide's
     choice must exceed to replace it (paired on the same sampled states)."""
+    headroom: float = 0.0
+    """Share of the budget kept free, for a last simulation longer than the average
+    (0: a simulation starts whenever one of the average length would end in time)."""
 
 
 MIN_PAIRS = 3
@@ -156,7 +159,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
     ) -> Any:
         clock = self.clock
-        deadline = clock() + self.settings.budget_seconds
+        deadline = clock() + self.settings.budget_seconds * (1 - self.settings.headroom)
         seat = view.viewer
         assert seat is not None
         draw = self.sampler.prepare(view, history)

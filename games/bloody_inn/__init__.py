@@ -42,7 +42,7 @@ HARD = InnSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=20),
+    settings=SearchSettings(horizon=20, headroom=0.15),
     guide=POLICIES[Level.NORMAL],
     undoing=(Cancel,),
 )

@@ -98,3 +98,26 @@ def test_the_search_thinks_over_the_actions_and_leaves_the_small_steps_to_normal
     assert len(passes) == 4, "launder 0, 1 or 2 cheques, or cash one"
     acts = [c for c in prompt.choices if isinstance(c, Act)]
     assert {*candidates} == {*acts, usual if isinstance(usual, Pass) else Pass(launder=0)}
+
+
+@pytest.mark.parametrize("headroom", [0.0, 0.5])
+def test_the_headroom_keeps_part_of_the_budget_free(
+    headroom: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a clock that moves 10 ms each time it is read, a 0.2 s budget: the search
+    stops once one more simulation would pass the budget less its headroom."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    settings = SearchSettings(budget_seconds=0.2, simulations=10**6, headroom=headroom)
+    policy = HARD.with_settings(settings)
+    monkeypatch.setattr(policy, "clock", clock)
+    view = _asked(rigged(hands=[[C.PEASANT, C.PEASANT], [], []], rooms={4: C.BARON, 5: C.MONK}))
+    assert view.prompt is not None
+    choice = policy.choose(view, random.Random(1))
+    assert choice in view.prompt.choices
+    kept = 0.2 * (1 - headroom)
+    assert kept - 0.03 <= now[0] <= kept + 0.03
