@@ -2,7 +2,6 @@
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
     .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
-        [--players 2 3]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a
@@ -92,7 +91,7 @@ def hard_policy(name: str, budget: float) -> Policy[Any, Any]:
 def hard_cells(args: argparse.Namespace) -> None:
     for name in args.game or list(GAMES):
         game = GAMES[name]
-        counts = args.players or HARD_PLAYERS.get(name, (2, 3, 4))
+        counts = HARD_PLAYERS.get(name, (2, 3, 4))
         hero = Timed(hard_policy(name, args.budget))
         print(
             f"\n{name}: one HARD seat ({args.budget} s per decision), {args.games} games per cell"
@@ -136,9 +135,6 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.2, help="HARD: seconds per decision")
     parser.add_argument(
         "--against", nargs="+", choices=["easy", "normal"], default=["normal", "easy"]
-    )
-    parser.add_argument(
-        "--players", type=int, nargs="+", help="HARD: only these table sizes (default: all)"
     )
     args = parser.parse_args()
     if args.hard:
