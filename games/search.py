@@ -99,6 +99,9 @@ class SearchSettings:
     caution: float = 2.0
     """How many standard errors another choice's average gain over the guide's
     choice must exceed to replace it (paired on the same sampled states)."""
+    headroom: float = 0.0
+    """Share of the budget kept free, for a last simulation longer than the average
+    (0: a simulation starts whenever one of the average length would end in time)."""
 
 
 MIN_PAIRS = 3
@@ -147,9 +150,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
 
     def with_settings(self, settings: SearchSettings) -> SearchPolicy[ViewT, StateT]:
         """The same player with another budget (benches, tests, a table's setting)."""
-        return SearchPolicy(
-            self.game, self.sampler, self.rollout, settings, self.guide, self.undoing
-        )
+        return type(self)(self.game, self.sampler, self.rollout, settings, self.guide, self.undoing)
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
         return self.recall(view, prompt, rng, ())
@@ -158,7 +159,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
     ) -> Any:
         clock = self.clock
-        deadline = clock() + self.settings.budget_seconds
+        deadline = clock() + self.settings.budget_seconds * (1 - self.settings.headroom)
         seat = view.viewer
         assert seat is not None
         draw = self.sampler.prepare(view, history)
@@ -215,6 +216,10 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
                 best, best_gain = index, gain
         return best
 
+    def horizon(self, state: StateT) -> int:
+        """Choices a simulation plays before the estimate (a game may scale it)."""
+        return self.settings.horizon
+
     def simulate(self, state: StateT, seat: Seat, choice: Any, rng: random.Random) -> float:
         """Play ``choice`` on a sampled state, the seat's next decisions of the same
         moment (the rest of its turn: targets, payment) by the guide, then the rollout
@@ -222,7 +227,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         game = self.game
         game.apply_in_place(state, seat, choice)
         finishing = True
-        for _ in range(self.settings.horizon):
+        for _ in range(self.horizon(state)):
             result = game.result(state)
             if result is not None:
                 return share_of(result, seat)

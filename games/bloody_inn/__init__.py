@@ -1,25 +1,54 @@
 """The Bloody Inn: greedy innkeepers bribe, kill and bury their guests (1-4 players)."""
 
+import random
+from typing import Any
+
 from games.ai import Level
+from games.base import Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
 from .ai import POLICIES
 from .cards import ActionKind, Card, GuestType
 from .engine import GAME, BloodyInn
-from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length
+from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length, Pass, Stage
 from .sampler import SAMPLER
 
-HARD = SearchPolicy(
+
+class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
+    """The search thinks over the Night's actions and their targets; the small
+    steps around them (where a guest sleeps, which accomplice pays, whose annex
+    takes a corpse...) are NORMAL's, as the search plays them in its simulations."""
+
+    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
+        choices = super().candidates(view, prompt, rng)
+        if view.stage not in SEARCHED:
+            return choices[:1]
+        usual = choices[0]
+        # How much to launder is NORMAL's call: one Pass is enough to weigh passing.
+        passing = usual if isinstance(usual, Pass) else Pass(launder=0)
+        return [c for c in choices if not isinstance(c, Pass) or c == passing]
+
+    def horizon(self, state: BloodyInnState) -> int:
+        """About a round: the horizon is set for two players, each more adds its turns."""
+        return self.settings.horizon + STEPS_PER_PLAYER * (state.seats - 2)
+
+
+SEARCHED = (Stage.ACTION, Stage.TARGET)
+STEPS_PER_PLAYER = 6
+"""Choices one more player adds to a round: a room to fill, two actions."""
+
+HARD = InnSearch(
     GAME,
     SAMPLER,
-    rollout=POLICIES[Level.EASY],
-    settings=SearchSettings(horizon=60),
+    rollout=POLICIES[Level.NORMAL],
+    settings=SearchSettings(horizon=20, headroom=0.15),
     guide=POLICIES[Level.NORMAL],
     undoing=(Cancel,),
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with EASY
-(games.search)."""
+"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
+for about a round (20 choices at 2 players, 32 at 4), then the sampler's estimate
+of each player's final score (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

@@ -70,6 +70,27 @@ SOLO_LOSS = 150.0
 NEVER = -1e9
 CAREFUL_EASY = 0.75
 """How often EASY thinks of the police (and of how to bury) before killing."""
+_LASTING = (
+    Effect.DISCOUNT,
+    Effect.FREE_WAGE,
+    Effect.ROUND_INCOME,
+    Effect.MULTI_TARGET,
+    Effect.MORE_PEASANTS,
+    Effect.ROOM_SERVICE,
+    Effect.ROOM_KEY,
+    Effect.ALL_RETURN,
+)
+"""The annex effects that keep paying in the rounds left."""
+_BEFORE_MORNING = (
+    Stage.WELCOME,
+    Stage.ACTION,
+    Stage.TARGET,
+    Stage.PLACE,
+    Stage.PAY,
+    Stage.KEY,
+    Stage.SERVICE,
+)
+"""The stages of a round before its police investigation."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +168,8 @@ class Judge:
         self.weight = 1.0 / len(self.rivals) if self.rivals else 0.0
         """How much one franc of a rival counts against one of mine."""
         self._worth: dict[Card, float] = {}
+        self._discounts: dict[ActionKind, int] = {}
+        self._plans: dict[tuple[int, ActionKind], tuple[float, list[Card]]] = {}
 
     # --- the table ---------------------------------------------------------------
 
@@ -191,10 +214,18 @@ class Judge:
         return SOLO_LOSS if self.solo else float(UNDERTAKER_FEE)
 
     def discount(self, action: ActionKind) -> int:
-        return _effects(self.player, Effect.DISCOUNT, action)
+        found = self._discounts.get(action)
+        if found is None:
+            found = self._discounts[action] = _effects(self.player, Effect.DISCOUNT, action)
+        return found
+
+    @cached_property
+    def chapel(self) -> bool:
+        """Every accomplice played for Bury comes back."""
+        return bool(_effects(self.player, Effect.ALL_RETURN, BURY))
 
     def returns(self, card: Card, action: ActionKind) -> bool:
-        if action is BURY and _effects(self.player, Effect.ALL_RETURN, BURY):
+        if action is BURY and self.chapel:
             return True
         return spec(card).aptitude is action
 
@@ -286,6 +317,17 @@ class Judge:
         cheapest cards of ``hand``, and the hand left (the returning cards stay)."""
         if count <= 0:
             return 0.0, list(hand)
+        if hand is self.hand:  # the usual question, asked for every target: once
+            key = (count, action)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._plans[key] = self._pay_plan(count, action, hand)
+            return plan[0], list(plan[1])
+        return self._pay_plan(count, action, hand)
+
+    def _pay_plan(
+        self, count: int, action: ActionKind, hand: Sequence[Card]
+    ) -> tuple[float, list[Card]]:
         ordered = sorted(hand, key=lambda c: self.loss(c, action))
         paid = ordered[:count]
         left = ordered[count:] + [c for c in paid if self.returns(c, action)]
@@ -367,6 +409,41 @@ class Judge:
         for a in self.player.annexes:
             if a.card is not None and spec(a.card).effect is Effect.EXIT_BONUS:
                 total += spec(a.card).amount * self.expected_exit(spec(a.card).type)
+        return total
+
+    # --- a whole position ------------------------------------------------------------
+
+    def standing(self) -> float:
+        """The viewer's expected final score in francs: its money and cheques, the
+        end bonuses to come, what its accomplices, corpses, annexes and keys should
+        still bring (the search's estimate of an unfinished game)."""
+        player = self.player
+        value = float(_score(player)) + self.end_bonuses()
+        value += _amounts(player, Effect.CHEQUE_BONUS) * player.cheques
+        value += self.hand_value(self.hand) + self.corpses_standing()
+        rounds = self.rounds_left
+        value += sum(
+            self.effect_value(a.card, rounds)
+            for a in player.annexes
+            if a.card is not None and spec(a.card).effect in _LASTING
+        )
+        value += 0.5 * self.room_value(max(0, self.own_free), rounds)
+        keys = sum(1 for room in self.view.rooms if room.owner == self.me)
+        return value + 0.8 * keys * rounds
+
+    def corpses_standing(self) -> float:
+        """What the corpses in front of the viewer should bring once buried (the
+        dearest first, while there is room) against the undertaker's fee."""
+        police = bool(self.police_rooms) and self.view.stage in _BEFORE_MORNING
+        risk = 0.9 if police else 1.0 if self.view.final_round else 0.3
+        total = 0.0
+        ordered = sorted(self.corpses, key=lambda c: -spec(c).pocket)
+        for waiting, corpse in enumerate(ordered):
+            share = self.best_share(corpse, self.own_free - waiting)
+            if share is None:
+                total -= UNDERTAKER_FEE
+            else:
+                total += (1 - risk) * (share - 3.0) - risk * UNDERTAKER_FEE
         return total
 
     # --- corpses and the police -----------------------------------------------------

@@ -16,10 +16,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from games.base import Event, Rng, Seat, copy_state
+from games.base import Event, Rng, Seat, copy_state, trusted
 from games.search import Draw, Sampler, softmax_share
 
-from .cards import CHEQUE, ORDER, SPECS, Card
+from .ai import NORMAL_WEIGHTS, Judge
+from .cards import ORDER, SPECS, Card
 from .models import (
     AccompliceLeft,
     AccomplicesPlayed,
@@ -31,13 +32,15 @@ from .models import (
     Pending,
     PlayerRemoved,
     PlayerState,
+    PlayerView,
     RoundStarted,
     Stage,
     WagesPaid,
 )
 
 SCORE_SCALE = 8.0
-"""At a cut-off: F of lead that make a player e times likelier to win."""
+"""At a cut-off: F of expected final score that make a player e times likelier
+to win."""
 _NIGHT = (Stage.ACTION, Stage.TARGET, Stage.PLACE, Stage.PAY, Stage.KEY, Stage.SERVICE)
 
 Hands = dict[Seat, Counter[Card]]
@@ -228,11 +231,62 @@ class BloodyInnSampler(Sampler[BloodyInnView, BloodyInnState]):
         )
 
     def estimate(self, state: BloodyInnState, seat: Seat) -> float:
+        """Each player's expected final score as NORMAL's judge values its position
+        (money, cheques, end bonuses, accomplices, corpses, annexes, keys)."""
         values = [
-            float(p.money + CHEQUE * p.cheques - CHEQUE * len(p.corpses)) if p.active else -1e3
-            for p in state.players
+            Judge(standing_view(state, p), NORMAL_WEIGHTS).standing() if player.active else -1e3
+            for p, player in enumerate(state.players)
         ]
         return softmax_share(values, seat, SCORE_SCALE)
+
+
+def standing_view(state: BloodyInnState, seat: Seat) -> BloodyInnView:
+    """What a seat would see of a sampled state, as far as its judge reads it (no
+    prompt, no action being prepared): the estimate's input."""
+    night = state.stage in _NIGHT
+    return trusted(
+        BloodyInnView,
+        viewer=seat,
+        options=state.options,
+        round=state.round,
+        season=state.season,
+        final_round=state.final_round,
+        stage=state.stage,
+        first_player=state.first_player,
+        turn=state.queue[0] if night and state.queue else None,
+        action_round=None,
+        awaiting=[],
+        rooms=state.rooms,
+        entrance_size=len(state.entrance),
+        entrance_top=state.entrance[-1] if state.entrance else None,
+        drawn=state.drawn,
+        exit=state.exit,
+        bistro=state.bistro,
+        box=state.box,
+        box_unseen=len(state.box_unseen),
+        box_peasants=state.box_peasants,
+        players=[player_view(state, p, seat) for p in range(state.seats)],
+        pending=None,
+        dismissing=None,
+        standings=[],
+        winners=None,
+        solo_lost=state.solo_lost,
+    )
+
+
+def player_view(state: BloodyInnState, seat: Seat, viewer: Seat) -> PlayerView:
+    player = state.players[seat]
+    return trusted(
+        PlayerView,
+        seat=seat,
+        active=player.active,
+        money=player.money,
+        cheques=player.cheques,
+        hand_size=len(player.hand),
+        hand=player.hand if seat == viewer else None,
+        annexes=player.annexes,
+        corpses=player.corpses,
+    )
 
 
 def deal_hands(
