@@ -3,12 +3,16 @@
 EASY plays its own cards honestly, rarely bluffs or challenges and picks its
 targets at random. NORMAL counts the characters it can see (face-up cards,
 its own hand, its exchange draw, its set-aside packet) against the deck, so
-it knows how many copies of each character may still hide in other hands: it
-challenges claims that are unlikely given those counts, bluffs now and then
-with characters that are plausible, and aims at the most dangerous opponent.
-Both are stateless: everything comes from the view. In a game that runs far
-too long both stop trying blockable actions, so two players holding each
-other's blockers cannot trade blocked thefts forever.
+it knows how many copies of each character may still hide in other hands. It
+also remembers the seat's visible history (``beliefs``): who claimed, blocked,
+let a theft or a murder go unblocked, failed a claim or exchanged, which shifts
+the odds of each opponent's cards. It challenges claims that are unlikely by
+those odds, bluffs now and then with characters that are plausible (and
+consistent with its own past claims), aims at the most dangerous opponent, and
+looks one turn ahead: on its last influence, it stops a coup coming next turn
+when a theft or a murder can. EASY forgets: it decides from the view alone.
+In a game that runs far too long both stop trying blockable actions, so two
+players holding each other's blockers cannot trade blocked thefts forever.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from .cards import (
     STEAL_AMOUNT,
     ActionKind,
     Character,
+    Variant,
     copies_per_character,
     deck_characters,
 )
@@ -82,6 +87,11 @@ UNBLOCKABLE = (ActionKind.INCOME, ActionKind.TAX, ActionKind.COUP)
 
 # --- what the viewer knows ---------------------------------------------------------
 
+DECKS = {variant: deck_characters(variant) for variant in Variant}
+EXCHANGERS = {variant: Character(variant.value) for variant in Variant}
+NO_MEMORY = Memory()
+"""What an empty history says (simulations decide from views alone); never changed."""
+
 
 @dataclass(frozen=True)
 class Situation:
@@ -100,7 +110,7 @@ class Situation:
 
     @property
     def exchanger(self) -> Character:
-        return Character(self.view.variant.value)
+        return EXCHANGERS[self.view.variant]
 
     @property
     def influence(self) -> int:
@@ -126,6 +136,8 @@ class Situation:
         """How likely ``seat`` holds at least one ``character``, by the counts and
         what its past claims and blocks say (``pending``: its last claim, the one
         being decided, is not evidence for itself)."""
+        if self.memory.empty:
+            return self.random_hold_chance((character,), seat)
         if character in self.memory.known.get(seat, ()):
             return 1.0
         prior = self.random_hold_chance((character,), seat)
@@ -137,6 +149,8 @@ class Situation:
         scaled by what the history says of each."""
         wanted = set(characters)
         prior = self.random_hold_chance(wanted, seat)
+        if self.memory.empty:
+            return prior
         alone = [self.random_hold_chance((c,), seat) for c in wanted]
         informed = [self.hold_chance(c, seat) for c in wanted]
         independent = 1.0 - math.prod(1.0 - p for p in alone)
@@ -156,6 +170,8 @@ class Situation:
         """How believable a claim of ``character`` by the viewer is after its own past
         claims and blocks (1: no history; up to 2 when it claimed it before, down to
         near 0 when it failed to prove it)."""
+        if self.memory.empty:
+            return 1.0
         return min(2.0, math.sqrt(self.memory.ratio(self.me.seat, character)))
 
     def plausibility(self, character: Character) -> float:
@@ -183,12 +199,12 @@ def read_situation(view: ComplotsView, history: Sequence[Event] = ()) -> Situati
     assert view.viewer is not None
     me = view.players[view.viewer]
     copies = copies_per_character(len(view.players))
-    memory = read_history(history, view.viewer)
+    memory = read_history(history, view.viewer) if history else NO_MEMORY
     seen = Counter(visible_cards(view, me))
     for seat, cards in memory.known.items():
         if seat != me.seat and view.players[seat].alive:
             seen.update(cards)
-    unseen = {c: max(0, copies - seen[c]) for c in deck_characters(view.variant)}
+    unseen = {c: max(0, copies - seen[c]) for c in DECKS[view.variant]}
     opponents = tuple(p for p in view.players if p.alive and p.seat != me.seat)
     return Situation(
         view=view,

@@ -69,6 +69,11 @@ class Memory:
     court: Counter[Character] = field(default_factory=Counter)
     """Cards the viewer put in the Court, not drawn by anyone since."""
 
+    @property
+    def empty(self) -> bool:
+        """Nothing known of any hand (no history, or none that tells anything)."""
+        return not (self.claims or self.denied or self.exposed or self.known)
+
     def forget_hand(self, seat: Seat) -> None:
         self.claims.pop(seat, None)
         self.denied.pop(seat, None)
