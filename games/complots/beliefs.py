@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from games.base import Event, Seat
 
-from .cards import ActionKind, Character, Variant
+from .cards import ActionKind, Character
 from .models import (
     ActionBlocked,
     ActionDeclared,
@@ -95,17 +95,15 @@ class Memory:
         return self.denied.get(seat, {}).get(character, 1.0)
 
 
-def blockers_of(action: ActionKind, variant: Variant | None) -> tuple[Character, ...]:
-    """The characters that block ``action`` (the Captain's theft: by the deck's
-    exchanger too; ``variant`` None: both exchangers, only one is in the deck)."""
+def blockers_of(action: ActionKind) -> tuple[Character, ...]:
+    """The characters that block ``action`` (the theft: both exchangers, only the
+    deck's one can be held)."""
     if action is ActionKind.FOREIGN_AID:
         return (Character.DUCHESS,)
     if action is ActionKind.ASSASSINATE:
         return (Character.COUNTESS,)
     if action is ActionKind.STEAL:
-        if variant is None:
-            return (Character.CAPTAIN, Character.AMBASSADOR, Character.INQUISITOR)
-        return (Character.CAPTAIN, Character(variant.value))
+        return (Character.CAPTAIN, Character.AMBASSADOR, Character.INQUISITOR)
     return ()
 
 
@@ -159,7 +157,7 @@ class Reader:
         else:
             return
         denied = self.memory.denied.setdefault(seat, {})
-        for character in blockers_of(action.action, None):
+        for character in blockers_of(action.action):
             denied[character] = min(denied.get(character, 1.0), ratio)
 
     def _proved(self, event: ClaimProved) -> None:
