@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
     .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
-        [--players 2 3] [--seed 1]
+        [--players 2 3] [--simulations 300] [--seed 1]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a
@@ -83,21 +83,23 @@ HARD_PLAYERS = {"mascarade": (2, 3, 4, 6, 10)}
 """Table sizes of the HARD cells beyond 2, 3 and 4 players."""
 
 
-def hard_policy(name: str, budget: float) -> Policy[Any, Any]:
+def hard_policy(name: str, budget: float, simulations: int | None = None) -> Policy[Any, Any]:
     policy = policy_for(name, Level.HARD)
     assert isinstance(policy, SearchPolicy)
-    return policy.with_settings(replace(policy.settings, budget_seconds=budget))
+    settings = replace(policy.settings, budget_seconds=budget)
+    if simulations is not None:
+        settings = replace(settings, simulations=simulations)
+    return policy.with_settings(settings)
 
 
 def hard_cells(args: argparse.Namespace) -> None:
     for name in args.game or list(GAMES):
         game = GAMES[name]
-        counts = HARD_PLAYERS.get(name, (2, 3, 4))
-        hero = Timed(hard_policy(name, args.budget))
+        counts = tuple(args.players or HARD_PLAYERS.get(name, (2, 3, 4)))
+        hero = Timed(hard_policy(name, args.budget, args.simulations))
         print(
             f"\n{name}: one HARD seat ({args.budget} s per decision), {args.games} games per cell"
         )
-        counts = tuple(args.players or counts)
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
             for opponent in (Level(level) for level in args.against):
                 others = Timed(policy_for(name, opponent))
@@ -140,6 +142,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--against", nargs="+", choices=["easy", "normal"], default=["normal", "easy"]
+    )
+    parser.add_argument(
+        "--simulations",
+        type=int,
+        help="HARD: simulations per decision (with a large --budget: independent of load)",
     )
     args = parser.parse_args()
     if args.hard:

@@ -102,6 +102,9 @@ class SearchSettings:
     headroom: float = 0.0
     """Share of the budget kept free, for a last simulation longer than the average
     (0: a simulation starts whenever one of the average length would end in time)."""
+    guide_remembers: bool = False
+    """Whether the guide's choice is made with the seat's visible history (for a
+    guide that reads it; the simulations' policies decide from views alone)."""
 
 
 MIN_PAIRS = 3
@@ -163,7 +166,8 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         seat = view.viewer
         assert seat is not None
         draw = self.sampler.prepare(view, history)
-        choices = self.candidates(view, prompt, rng)
+        remembered = history if self.settings.guide_remembers else ()
+        choices = self.candidates(view, prompt, rng, remembered)
         if len(choices) == 1:
             return choices[0]
         results: list[list[float]] = [[] for _ in choices]
@@ -187,10 +191,16 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
                 active = self.narrowed(results)
         return choices[self.best(results, active)]
 
-    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
+    def candidates(
+        self,
+        view: Any,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event] = (),
+    ) -> list[Any]:
         """The legal choices, the guide's own first (the one kept unless another is
         clearly better)."""
-        usual = self.guide.choose(view, random.Random(rng.random()))
+        usual = self.guide.choose(view, random.Random(rng.random()), history)
         others = (c for c in prompt.choices if c != usual and not isinstance(c, self.undoing))
         return [usual, *others]
 

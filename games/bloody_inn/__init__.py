@@ -1,10 +1,11 @@
 """The Bloody Inn: greedy innkeepers bribe, kill and bury their guests (1-4 players)."""
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from games.ai import Level
-from games.base import Prompt
+from games.base import Event, Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
@@ -20,8 +21,14 @@ class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
     steps around them (where a guest sleeps, which accomplice pays, whose annex
     takes a corpse...) are NORMAL's, as the search plays them in its simulations."""
 
-    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
-        choices = super().candidates(view, prompt, rng)
+    def candidates(
+        self,
+        view: Any,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event] = (),
+    ) -> list[Any]:
+        choices = super().candidates(view, prompt, rng, history)
         if view.stage not in SEARCHED:
             return choices[:1]
         usual = choices[0]

@@ -15,11 +15,11 @@ HARD = SearchPolicy(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=24),
+    settings=SearchSettings(horizon=24, guide_remembers=True),
     guide=POLICIES[Level.NORMAL],
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
-(games.search)."""
+"""Searches over sampled hidden cards from NORMAL's choice (made with the seat's
+history), playing on with NORMAL (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD}, stats=bluff_stats)
 """This game's registration (games.registry)."""

@@ -3,12 +3,16 @@
 EASY plays its own cards honestly, rarely bluffs or challenges and picks its
 targets at random. NORMAL counts the characters it can see (face-up cards,
 its own hand, its exchange draw, its set-aside packet) against the deck, so
-it knows how many copies of each character may still hide in other hands: it
-challenges claims that are unlikely given those counts, bluffs now and then
-with characters that are plausible, and aims at the most dangerous opponent.
-Both are stateless: everything comes from the view. In a game that runs far
-too long both stop trying blockable actions, so two players holding each
-other's blockers cannot trade blocked thefts forever.
+it knows how many copies of each character may still hide in other hands. It
+also remembers the seat's visible history (``beliefs``): who claimed, blocked,
+let a theft or a murder go unblocked, failed a claim or exchanged, which shifts
+the odds of each opponent's cards. It challenges claims that are unlikely by
+those odds, bluffs now and then with characters that are plausible (and
+consistent with its own past claims), aims at the most dangerous opponent, and
+looks one turn ahead: on its last influence, it stops a coup coming next turn
+when a theft or a murder can. EASY forgets: it decides from the view alone.
+In a game that runs far too long both stop trying blockable actions, so two
+players holding each other's blockers cannot trade blocked thefts forever.
 """
 
 from __future__ import annotations
@@ -18,18 +22,20 @@ import random
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.ai import Level, Policy
-from games.base import Prompt
+from games.base import Event, Prompt
 
+from .beliefs import Memory, read_history
 from .cards import (
     ASSASSIN_COST,
     COUP_COST,
     STEAL_AMOUNT,
     ActionKind,
     Character,
+    Variant,
     copies_per_character,
     deck_characters,
 )
@@ -81,6 +87,11 @@ UNBLOCKABLE = (ActionKind.INCOME, ActionKind.TAX, ActionKind.COUP)
 
 # --- what the viewer knows ---------------------------------------------------------
 
+DECKS = {variant: deck_characters(variant) for variant in Variant}
+EXCHANGERS = {variant: Character(variant.value) for variant in Variant}
+NO_MEMORY = Memory()
+"""What an empty history says (simulations decide from views alone); never changed."""
+
 
 @dataclass(frozen=True)
 class Situation:
@@ -94,10 +105,12 @@ class Situation:
     """Copies of each character that may be in another hand or the Court."""
     unseen_total: int
     copies: int
+    memory: Memory = field(default_factory=Memory)
+    """What the seat's visible history says of the hands (empty: no history)."""
 
     @property
     def exchanger(self) -> Character:
-        return Character(self.view.variant.value)
+        return EXCHANGERS[self.view.variant]
 
     @property
     def influence(self) -> int:
@@ -110,11 +123,7 @@ class Situation:
     def player(self, seat: int) -> PlayerView:
         return self.view.players[seat]
 
-    def hold_chance(self, character: Character, seat: int) -> float:
-        """How likely ``seat`` holds at least one ``character`` if hands were random."""
-        return self.hold_any_chance((character,), seat)
-
-    def hold_any_chance(self, characters: Iterable[Character], seat: int) -> float:
+    def random_hold_chance(self, characters: Iterable[Character], seat: int) -> float:
         """How likely ``seat`` holds at least one of ``characters`` if hands were random."""
         unseen = sum(self.unseen.get(c, 0) for c in set(characters))
         total = self.unseen_total
@@ -123,12 +132,47 @@ class Situation:
             return 0.0
         return 1.0 - math.comb(total - unseen, drawn) / math.comb(total, drawn)
 
+    def hold_chance(self, character: Character, seat: int, pending: bool = False) -> float:
+        """How likely ``seat`` holds at least one ``character``, by the counts and
+        what its past claims and blocks say (``pending``: its last claim, the one
+        being decided, is not evidence for itself)."""
+        if self.memory.empty:
+            return self.random_hold_chance((character,), seat)
+        if character in self.memory.known.get(seat, ()):
+            return 1.0
+        prior = self.random_hold_chance((character,), seat)
+        ratio = self.memory.ratio(seat, character, pending)
+        return posterior(prior, ratio)
+
+    def hold_any_chance(self, characters: Iterable[Character], seat: int) -> float:
+        """How likely ``seat`` holds at least one of ``characters``: the random chance,
+        scaled by what the history says of each."""
+        wanted = set(characters)
+        prior = self.random_hold_chance(wanted, seat)
+        if self.memory.empty:
+            return prior
+        alone = [self.random_hold_chance((c,), seat) for c in wanted]
+        informed = [self.hold_chance(c, seat) for c in wanted]
+        independent = 1.0 - math.prod(1.0 - p for p in alone)
+        if independent <= 0.0:
+            return 0.0
+        return min(1.0, prior / independent * (1.0 - math.prod(1.0 - p for p in informed)))
+
     def bluff_chance(self, character: Character, seat: int, prior: float = BLUFF_PRIOR) -> float:
-        """How likely a claim of ``character`` by ``seat`` is a bluff (1.0: impossible)."""
-        holds = self.hold_chance(character, seat)
+        """How likely the claim of ``character`` ``seat`` is making is a bluff
+        (1.0: impossible)."""
+        holds = self.hold_chance(character, seat, pending=True)
         if holds <= 0.0:
             return 1.0
         return 1.0 - holds / (holds + (1.0 - holds) * prior)
+
+    def credibility(self, character: Character) -> float:
+        """How believable a claim of ``character`` by the viewer is after its own past
+        claims and blocks (1: no history; up to 2 when it claimed it before, down to
+        near 0 when it failed to prove it)."""
+        if self.memory.empty:
+            return 1.0
+        return min(2.0, math.sqrt(self.memory.ratio(self.me.seat, character)))
 
     def plausibility(self, character: Character) -> float:
         """The share of copies still unseen: 0 means everyone can see it is a lie."""
@@ -144,12 +188,23 @@ def visible_cards(view: ComplotsView, me: PlayerView) -> list[Character]:
     return cards
 
 
-def read_situation(view: ComplotsView) -> Situation:
+def posterior(prior: float, ratio: float) -> float:
+    """A chance updated by a likelihood ratio (on the odds)."""
+    if prior <= 0.0 or prior >= 1.0 or ratio == 1.0:
+        return prior
+    return prior * ratio / (prior * ratio + 1.0 - prior)
+
+
+def read_situation(view: ComplotsView, history: Sequence[Event] = ()) -> Situation:
     assert view.viewer is not None
     me = view.players[view.viewer]
     copies = copies_per_character(len(view.players))
+    memory = read_history(history, view.viewer) if history else NO_MEMORY
     seen = Counter(visible_cards(view, me))
-    unseen = {c: max(0, copies - seen[c]) for c in deck_characters(view.variant)}
+    for seat, cards in memory.known.items():
+        if seat != me.seat and view.players[seat].alive:
+            seen.update(cards)
+    unseen = {c: max(0, copies - seen[c]) for c in DECKS[view.variant]}
     opponents = tuple(p for p in view.players if p.alive and p.seat != me.seat)
     return Situation(
         view=view,
@@ -159,6 +214,7 @@ def read_situation(view: ComplotsView) -> Situation:
         unseen=unseen,
         unseen_total=sum(unseen.values()),
         copies=copies,
+        memory=memory,
     )
 
 
@@ -226,10 +282,22 @@ class ComplotsPolicy(Policy[ComplotsView, ComplotsChoice]):
     """Dispatches a prompt to the method of its decision kind; the 2-player pick
     (keep the most useful character) is shared."""
 
+    remembers = False
+    """Whether it reads the seat's visible history (EASY forgets)."""
+
     def decide(
         self, view: ComplotsView, prompt: ComplotsPrompt, rng: random.Random
     ) -> ComplotsChoice:
-        situation = read_situation(view)
+        return self.recall(view, prompt, rng, ())
+
+    def recall(
+        self,
+        view: ComplotsView,
+        prompt: ComplotsPrompt,
+        rng: random.Random,
+        history: Sequence[Event],
+    ) -> ComplotsChoice:
+        situation = read_situation(view, history if self.remembers else ())
         sample = prompt.choices[0]
         if isinstance(sample, Pick):
             return self.pick(situation, prompt, rng)
@@ -350,6 +418,7 @@ class NormalPolicy(ComplotsPolicy):
     counts make unlikely, and aims at the most dangerous opponent."""
 
     level = Level.NORMAL
+    remembers = True
 
     # --- the turn ---
 
@@ -357,6 +426,9 @@ class NormalPolicy(ComplotsPolicy):
         coups = [a for a in acts if a.action is ActionKind.COUP]
         if coups and s.me.coins >= COUP_COST:
             return max(coups, key=lambda a: self.coup_score(s, a))
+        escape = self.escape(s, acts)
+        if escape is not None:
+            return escape
         held = set(s.hand) | self.bluffs(s, rng)
         options = [(value, a) for a in acts if (value := self.act_value(s, a, held)) > 0]
         return max(options, key=lambda option: option[0] + rng.uniform(0.0, 0.3))[1]
@@ -378,7 +450,51 @@ class NormalPolicy(ComplotsPolicy):
         rate = 0.25 if self.desperate(s) else 0.12 if s.influence > 1 else 0.05
         rate *= 2.0 / (1 + len(s.opponents))  # every opponent may challenge
         claimable = (DUCHESS, CAPTAIN, ASSASSIN, s.exchanger)
-        return {c for c in claimable if c not in s.hand and rng.random() < rate * s.plausibility(c)}
+        return {
+            c
+            for c in claimable
+            if c not in s.hand and rng.random() < rate * s.plausibility(c) * s.credibility(c)
+        }
+
+    # --- one turn ahead: a coup coming at the last influence ---
+
+    def escape(self, s: Situation, acts: list[Act]) -> Act | None:
+        """On its last influence, with an opponent able to coup it next turn (two
+        players: the only one; more: only with the card in hand), the act with the
+        best chance to stop that coup: a theft that leaves the threat below the
+        coup's price, or a murder of its last influence. None: no such threat or
+        no such act."""
+        if s.influence != 1:
+            return None
+        threats = [p.seat for p in s.opponents if p.coins >= COUP_COST]
+        if not threats:
+            return None
+        options = [(chance, a) for a in acts if (chance := self.escape_chance(s, a, threats)) > 0]
+        if not options:
+            return None
+        return max(options, key=lambda option: option[0])[1]
+
+    def escape_chance(self, s: Situation, act: Act, threats: list[int]) -> float:
+        """How likely ``act`` stops every threat's coup next turn (0: it cannot)."""
+        if act.target is None or threats != [act.target]:
+            return 0.0
+        target = s.player(act.target)
+        if act.action is ActionKind.STEAL:
+            if target.coins - min(STEAL_AMOUNT, target.coins) >= COUP_COST:
+                return 0.0
+            claim, blocked = CAPTAIN, s.hold_any_chance((CAPTAIN, s.exchanger), target.seat)
+            worth = 0.8  # the coup is only put off
+        elif act.action is ActionKind.ASSASSINATE and target.hidden_count == 1:
+            claim, blocked = ASSASSIN, s.hold_chance(COUNTESS, target.seat) * 0.7
+            worth = 1.0
+        else:
+            return 0.0
+        if claim in s.hand:
+            return worth * (1.0 - blocked) + 1.0
+        if not s.two_player:
+            return 0.0
+        believed = 0.3 + 0.6 * s.plausibility(claim) * min(1.0, s.credibility(claim))
+        return worth * believed * (1.0 - blocked)
 
     def act_value(self, s: Situation, act: Act, held: set[Character]) -> float:
         """What one action is worth now (0: not an option)."""
@@ -531,6 +647,7 @@ class NormalPolicy(ComplotsPolicy):
             return block
         rich = s.player(pending.actor).coins + 2 >= COUP_COST
         chance = (0.15 if rich else 0.03) * s.plausibility(block.character)
+        chance *= s.credibility(block.character)
         if s.influence > 1 and rng.random() < chance:
             return block
         return None
@@ -556,7 +673,8 @@ class NormalPolicy(ComplotsPolicy):
 
     def caught_chance(self, s: Situation, character: Character) -> float:
         """How likely a bluffed block of ``character`` gets challenged."""
-        return 0.15 + 0.85 * (1.0 - s.plausibility(character)) ** 2
+        caught = 0.15 + 0.85 * (1.0 - s.plausibility(character)) ** 2
+        return min(1.0, caught / max(s.credibility(character), 0.01))
 
     def defend_murder(
         self, s: Situation, countess: Block, bluff: float, rng: random.Random
@@ -588,7 +706,7 @@ class NormalPolicy(ComplotsPolicy):
             return Challenge()
         block = max(blocks, key=lambda b: s.unseen.get(b.character, 0))
         rate = 0.3 if s.influence > 1 else 0.08
-        if rng.random() < rate * s.plausibility(block.character):
+        if rng.random() < rate * s.plausibility(block.character) * s.credibility(block.character):
             return block
         return Pass()
 

@@ -4,20 +4,11 @@ The cards the seat cannot see (the others' face-down cards, the Court, an
 opponent's exchange draw, a two-player opponent's set-aside packet) are the deck
 minus every card it saw: face-up cards, its own hand, its exchange pool and
 packet. They are dealt at random, then the deal is kept with a likelihood that
-follows the history (rejection sampling):
-
-* a character a seat claimed (an action or a block) and did not lose, prove or
-  exchange away since is likelier in its hand (an honest claim is more common
-  than a bluff);
-* a character whose claim a seat failed to prove is very unlikely in its hand
-  until it exchanged or redrew;
-* a card the seat saw as the Inquisitor stays in its owner's hand unless it was
-  redrawn;
-* cards the seat put back in the Court (its own exchange, a proved claim) are
-  still there until someone else draws from the Court.
-
-A proved claim does not keep the card: the rules shuffle it into the Court and
-the claimant draws anew, so a proved claim says nothing of the new hand.
+follows the history as ``beliefs`` reads it (rejection sampling): claimed
+characters likelier, characters one could have blocked with and did not less
+likely, failed claims very unlikely, cards seen as the Inquisitor in place, and
+the cards the seat put back in the Court (its own exchange, a proved claim)
+still there until someone else draws from the Court.
 """
 
 from __future__ import annotations
@@ -25,30 +16,22 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from games.base import Event, Rng, Seat, copy_state
 from games.search import Draw, Sampler, softmax_share
 
+from .beliefs import EXPOSED, Memory, read_history
 from .cards import COUP_COST, ActionKind, Character, copies_per_character, deck_characters
 from .models import (
     ActionDeclared,
     BlockClaim,
-    BlockDeclared,
-    CardDrawn,
-    CardShown,
     ClaimFailed,
     ClaimProved,
     ComplotsOptions,
     ComplotsState,
     ComplotsView,
-    ExamineVerdict,
-    ExchangeDone,
-    ExchangeOffered,
-    ExchangeStarted,
-    HandChanged,
     Influence,
-    InfluenceLost,
     LossReason,
     PendingAction,
     PendingLoss,
@@ -57,76 +40,16 @@ from .models import (
     Stage,
 )
 
-HONEST = 4.0
-"""How much likelier a claimed character is in the claimant's hand than not."""
-EXPOSED = 0.03
-"""Likelihood of holding a character one failed to prove (until a new hand)."""
+CLAIMED = 10.0
+"""How much likelier a claimed character is in the claimant's hand than not, the
+claim being decided included (fitted on NORMAL's claims: about 80 % are honest)."""
 TRIES = 24
 """Deals tried per sample before the likeliest one is taken."""
+PICK_PRIOR = {Character.DUCHESS: 8.0, Character.CAPTAIN: 2.0}
+"""Two players: how much likelier each character is the opponent's opening pick than
+the others (the Duchess's tax is the strongest start)."""
 VALUE_SCALE = 1.5
 """At a cut-off: how much standing makes a seat e times likelier to win."""
-
-
-@dataclass
-class Memory:
-    """What the history says about hands and the Court."""
-
-    claims: dict[Seat, set[Character]] = field(default_factory=dict)
-    exposed: dict[Seat, set[Character]] = field(default_factory=dict)
-    known: dict[Seat, list[Character]] = field(default_factory=dict)
-    """Cards the viewer saw in another hand (as the Inquisitor), not redrawn since."""
-    court: Counter[Character] = field(default_factory=Counter)
-    """Cards the viewer put in the Court, not drawn by anyone since."""
-
-    def forget_hand(self, seat: Seat) -> None:
-        self.claims.pop(seat, None)
-        self.exposed.pop(seat, None)
-        self.known.pop(seat, None)
-
-
-def read_history(history: Sequence[Event], viewer: Seat) -> Memory:
-    memory = Memory()
-    offered: tuple[Character, ...] = ()
-    for event in history:
-        if isinstance(event, ActionDeclared) and event.claim is not None:
-            memory.claims.setdefault(event.actor, set()).add(event.claim)
-        elif isinstance(event, BlockDeclared):
-            memory.claims.setdefault(event.blocker, set()).add(event.character)
-        elif isinstance(event, ClaimFailed):
-            memory.claims.get(event.claimant, set()).discard(event.character)
-            memory.exposed.setdefault(event.claimant, set()).add(event.character)
-        elif isinstance(event, ClaimProved):
-            memory.claims.get(event.claimant, set()).discard(event.character)
-            if event.claimant == viewer:
-                memory.court[event.character] += 1
-            else:
-                memory.court.clear()  # it drew from the Court
-        elif isinstance(event, CardDrawn) and event.seat == viewer:
-            if memory.court[event.character] > 0:
-                memory.court[event.character] -= 1
-            else:
-                memory.court.clear()
-        elif isinstance(event, InfluenceLost):
-            memory.claims.get(event.seat, set()).discard(event.character)
-            known = memory.known.get(event.seat, [])
-            if event.character in known:
-                known.remove(event.character)
-        elif isinstance(event, ExchangeStarted) and event.actor != viewer:
-            memory.court.clear()
-        elif isinstance(event, ExchangeOffered):
-            offered = event.drawn
-        elif isinstance(event, HandChanged) and event.seat == viewer:
-            memory.court += Counter(offered) - Counter(event.hidden)
-            offered = ()
-        elif isinstance(event, ExchangeDone) and event.actor != viewer:
-            memory.forget_hand(event.actor)
-        elif isinstance(event, CardShown) and event.inquisitor == viewer:
-            memory.known.setdefault(event.target, []).append(event.character)
-        elif isinstance(event, ExamineVerdict) and event.redraw:
-            memory.forget_hand(event.target)
-            if event.target != viewer:
-                memory.court.clear()
-    return memory
 
 
 def moment_of(view: ComplotsView) -> int:
@@ -384,7 +307,11 @@ class Dealer:
         if self.holes.set_aside is None:
             return []
         left_out = [c for c in self.characters if all(pool[o] for o in self.characters if o != c)]
-        out = rng.choice(left_out) if left_out else self.characters[0]
+        if left_out:
+            weights = [PICK_PRIOR.get(c, 1.0) for c in left_out]
+            out = rng.choices(left_out, weights)[0]
+        else:
+            out = self.characters[0]
         aside = [c for c in self.characters if c != out and pool[c] > 0]
         pool -= Counter(aside)
         return aside
@@ -402,16 +329,18 @@ class Dealer:
         return hands
 
     def _likelihood(self, hands: dict[Seat, list[Character]]) -> float:
-        """Relative to the likeliest hands (every claim true, no exposed card held)."""
+        """Relative to the likeliest hands (every claim true, no exposed or denied
+        card held)."""
         weight = 1.0
-        for seat, claims in self.memory.claims.items():
-            hand = hands.get(seat, [])
-            for character in claims:
+        memory = self.memory
+        for seat, hand in hands.items():
+            for character in memory.claims.get(seat, {}):
                 if character not in hand:
-                    weight /= HONEST
-        for seat, exposed in self.memory.exposed.items():
-            hand = hands.get(seat, [])
-            for character in exposed:
+                    weight /= CLAIMED
+            for character, ratio in memory.denied.get(seat, {}).items():
+                if character in hand:
+                    weight *= ratio
+            for character in memory.exposed.get(seat, set()):
                 if character in hand:
                     weight *= EXPOSED
         return weight

@@ -82,10 +82,14 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
             self.settings = full
 
     def candidates(
-        self, view: ConspiracyView, prompt: Prompt[Any], rng: random.Random
+        self,
+        view: ConspiracyView,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event] = (),
     ) -> list[Any]:
         guide = self.guide
-        usual = guide.choose(view, random.Random(rng.random()))
+        usual = guide.choose(view, random.Random(rng.random()), history)
         if view.stage not in SEARCHED_STAGES or not isinstance(guide, NormalPolicy):
             return [usual]
         ctx = context_of(view, prompt.player, guide.weights)

@@ -56,8 +56,14 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
-    def candidates(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> list[Any]:
-        usual, *others = super().candidates(view, prompt, rng)
+    def candidates(
+        self,
+        view: Any,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event] = (),
+    ) -> list[Any]:
+        usual, *others = super().candidates(view, prompt, rng, history)
         assert isinstance(self.guide, RememberingPolicy)
         kept = self.guide.shortlist(view, prompt, self.shortlist)
         return [usual, *(c for c in others if c in kept)]

@@ -229,7 +229,7 @@ def test_the_time_budget_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     ("name", "players", "games", "least"),
     [
-        ("complots", 2, 10, 0.8),
+        ("complots", 2, 20, 0.75),
         ("mascarade", 4, 8, 0.6),
         ("conspiracy", 2, 6, 0.8),
         ("bloody_inn", 2, 4, 0.75),

@@ -498,16 +498,22 @@ def computer_game(
     state: GameState = game.setup(len(levels), options, seed)
     hooks.check_rules(state, None, [])
     decisions = checked = 0
+    histories: list[list[Event]] = [[] for _ in levels]
     with context(f"{hooks.name}, levels {[str(v) for v in levels]}, seed {seed}, {options!r}"):
         while (result := game.result(state)) is None:
             assert decisions < MAX_STEPS, f"no end after {MAX_STEPS} decisions"
             seat = order.choice(game.awaiting(state))
             view = game.view(state, seat)
-            choice = policies[seat].choose(view, decision_rng(seed, state.step, seat))
+            seen = histories[seat]
+            choice = policies[seat].choose(view, decision_rng(seed, state.step, seat), seen)
             if probe.random() < view_checks:
-                check_decides_from_view(hooks, state, seat, view, seed, probe)
+                check_decides_from_view(hooks, state, seat, view, seed, probe, seen)
                 checked += 1
             new, events = game.apply(state, seat, choice)
+            for event in events:
+                for each in range(len(levels)):
+                    if event.visible_to(each):
+                        histories[each].append(event)
             hooks.check_rules(new, state, events)
             state = new
             decisions += 1
@@ -516,19 +522,26 @@ def computer_game(
 
 
 def check_decides_from_view(
-    hooks: Hooks, state: GameState, seat: Seat, view: Any, seed: int, rng: random.Random
+    hooks: Hooks,
+    state: GameState,
+    seat: Seat,
+    view: Any,
+    seed: int,
+    rng: random.Random,
+    history: Sequence[Event] = (),
 ) -> None:
     """Every level chooses the same from the view of a state whose unknowns are
-    scrambled. Each choice follows the view of its own state, as in a game: a policy
-    that peeked at the state behind its view would choose differently."""
+    scrambled (and the seat's visible history). Each choice follows the view of its
+    own state, as in a game: a policy that peeked at the state behind its view would
+    choose differently."""
     game = hooks.game
     scrambled = hooks.scramble_unknown(state, seat, rng)
     for level in QUICK_LEVELS:
         policy = hooks.entry.policy(level)
         twin = game.view(scrambled, seat)
         assert twin == view, f"seat {seat}'s view depends on something it cannot know"
-        again = policy.choose(twin, decision_rng(seed, state.step, seat))
-        mine = policy.choose(game.view(state, seat), decision_rng(seed, state.step, seat))
+        again = policy.choose(twin, decision_rng(seed, state.step, seat), history)
+        mine = policy.choose(game.view(state, seat), decision_rng(seed, state.step, seat), history)
         assert mine == again, f"{level} chose differently from the same view"
 
 
