@@ -61,7 +61,7 @@ from .storage.repository import (
     UnknownTable,
     WrongStatus,
 )
-from .thinking import Thinker, searches
+from .thinking import Thinker, remembers
 
 log = logging.getLogger("bot.tables")
 
@@ -664,7 +664,7 @@ class TableService:
             return True
 
     async def _computer_choice(self, snap: Snapshot, game: AnyGame, seat: SeatRecord) -> Any:
-        """The policy's choice from the seat's view (and, for a level that searches,
+        """The policy's choice from the seat's view (and, for a policy that remembers,
         its visible history) only; the prompt's default if the policy fails (a bug,
         logged: the game must go on)."""
         level = self.computer_level(snap, seat)
@@ -672,7 +672,8 @@ class TableService:
         view = game.view(snap.state, seat.seat)
         rng = decision_rng(snap.table.seed or 0, snap.state.step, seat.seat)
         try:
-            history = await self._history(snap, seat.seat) if searches(level) else ()
+            remembering = remembers(game.name, level)
+            history = await self._history(snap, seat.seat) if remembering else ()
             return await self.thinker.choose(game.name, level, view, rng, history)
         except Exception:  # IllegalDecision or a crash: a bug, but the game goes on
             log.exception("computer of table %s seat %s failed", snap.table.id, seat.seat)

@@ -81,6 +81,11 @@ def decide(
     return choice
 
 
+def remembers(game: str, level: Level) -> bool:
+    """Whether the level's player of ``game`` reads the seat's visible history."""
+    return policy_for(game, level).remembers
+
+
 def searches(level: Level) -> bool:
     """Whether the level thinks ahead (and needs the seat's history)."""
     return level not in QUICK_LEVELS

@@ -56,6 +56,9 @@ class Policy(ABC, Generic[ViewT, ChoiceT]):
     """Chooses one of the viewer's legal choices from its view alone."""
 
     level: Level
+    remembers: bool = False
+    """Whether it reads the seat's visible history: the bot then loads it from the
+    stored events for each of its decisions (the others are spared that read)."""
 
     def choose(self, view: ViewT, rng: random.Random, history: Sequence[Event] = ()) -> ChoiceT:
         """One of the view's legal choices. ``history``: the events the viewer was

@@ -128,6 +128,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
     """Determinized Monte Carlo over the seat's legal choices (see the module)."""
 
     level = Level.HARD
+    remembers = True
     clock: Callable[[], float] = staticmethod(time.perf_counter)
     """The clock of the budget (tests set a fake one)."""
 

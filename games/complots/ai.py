@@ -282,8 +282,7 @@ class ComplotsPolicy(Policy[ComplotsView, ComplotsChoice]):
     """Dispatches a prompt to the method of its decision kind; the 2-player pick
     (keep the most useful character) is shared."""
 
-    remembers = False
-    """Whether it reads the seat's visible history (EASY forgets)."""
+    remembers = False  # EASY forgets
 
     def decide(
         self, view: ComplotsView, prompt: ComplotsPrompt, rng: random.Random

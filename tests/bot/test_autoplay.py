@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,9 @@ from bot.autoplay import Autoplay
 from bot.storage.models import ActionKind, Timeouts
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import TableService
+from bot.thinking import Thinker, remembers
 from games.ai import Level
+from games.base import Choice, Event, Seat, View
 from games.complots import ComplotsOptions
 
 from .test_tables import RecordingScheduler
@@ -101,3 +103,61 @@ async def test_moves_are_paced_and_resume_after_a_restart(service: TableService)
     version = (await service.snapshot(table)).version
     await asyncio.sleep(0.5)
     assert (await service.snapshot(table)).version == version, "a stopped driver plays nothing"
+
+
+class RecordingThinker(Thinker):
+    """Decides as the bot's thinker does, and keeps what each decision was given."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1, budget=0.05)
+        self.given: list[tuple[Level, Seat, list[Event]]] = []
+
+    async def choose(
+        self,
+        game: str,
+        level: Level,
+        view: View,
+        rng: random.Random,
+        history: Sequence[Event] = (),
+    ) -> Choice:
+        assert view.viewer is not None
+        self.given.append((level, view.viewer, list(history)))
+        return await super().choose(game, level, view, rng, history)
+
+
+async def test_a_computer_that_remembers_is_given_its_seats_visible_history(
+    service: TableService,
+) -> None:
+    """Complots NORMAL reads the seat's history (claims, blocks, exchanges): the bot
+    loads it from the stored events for each of its decisions; EASY is spared it."""
+    thinker = RecordingThinker()
+    service.thinker = thinker
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    table = await table_with_computers(service, Level.NORMAL, Level.EASY, Level.NORMAL)
+    await service.start(table, PERSON, moderator=False)
+    game = service.game("complots")
+    rng = random.Random(5)
+    try:
+        for _ in range(30):  # the person plays a few turns; the computers answer
+            await wait_for_person_or_end(service, table)
+            snap = await service.snapshot(table)
+            if game.result(snap.state) is not None:
+                break
+            prompt = game.prompt_for(snap.state, 0)
+            assert prompt is not None
+            await service.act(table, snap.version or 0, PERSON, rng.choice(prompt.choices))
+    finally:
+        await autoplay.stop()
+    assert remembers("complots", Level.NORMAL) and not remembers("complots", Level.EASY)
+    normal = [(seat, history) for level, seat, history in thinker.given if level is Level.NORMAL]
+    easy = [history for level, _, history in thinker.given if level is Level.EASY]
+    assert easy and all(history == [] for history in easy), "EASY forgets: no read"
+    assert any(history for _, history in normal), "NORMAL was given what it saw"
+    logged = [
+        game.parse_event(r.event_json) for r in await service.repo.events(table, public_only=False)
+    ]
+    for seat, history in normal:
+        seen = [event for event in logged if event.visible_to(seat)]
+        assert history == seen[: len(history)], "its own visible events, in order"
+        assert any(not event.visible_to(seat) for event in logged), "others' secrets left out"
