@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from games.base import Seat
+from games.base import Event, Seat
 from games.complots import GAME, Character, ComplotsOptions, ComplotsState, Variant
-from games.complots.cards import copies_per_character, deck_characters
+from games.complots.cards import ActionKind, copies_per_character, deck_characters
 from games.complots.models import (
+    Act,
     ComplotsChoice,
     Influence,
     InfluenceLost,
@@ -23,6 +24,32 @@ CO = Character.COUNTESS
 CA = Character.CAPTAIN
 AM = Character.AMBASSADOR
 IN = Character.INQUISITOR
+
+INCOME = Act(action=ActionKind.INCOME)
+FOREIGN_AID = Act(action=ActionKind.FOREIGN_AID)
+TAX = Act(action=ActionKind.TAX)
+EXCHANGE = Act(action=ActionKind.EXCHANGE)
+
+
+def coup(target: Seat) -> Act:
+    return Act(action=ActionKind.COUP, target=target)
+
+
+def steal(target: Seat) -> Act:
+    return Act(action=ActionKind.STEAL, target=target)
+
+
+def assassinate(target: Seat) -> Act:
+    return Act(action=ActionKind.ASSASSINATE, target=target)
+
+
+def examine(target: Seat) -> Act:
+    return Act(action=ActionKind.EXAMINE, target=target)
+
+
+def history(table: EngineTable[ComplotsState, ComplotsChoice], seat: Seat) -> list[Event]:
+    """The events ``seat`` was shown so far, in order (what a policy remembers)."""
+    return [event for event in table.events if event.visible_to(seat)]
 
 
 def rigged(

@@ -6,25 +6,15 @@ from __future__ import annotations
 import random
 
 from games.ai import Level
-from games.base import Event, Seat
+from games.base import Seat
 from games.complots import GAME, ActionKind
 from games.complots.ai import POLICIES, Situation, read_situation
 from games.complots.models import Act, Block, Challenge, Pass
 
 from ..ai_imports import assert_view_only
-from .helpers import AM, CA, CO, A, D, Table, rigged
+from .helpers import AM, CA, CO, EXCHANGE, TAX, A, D, Table, history, rigged, steal
 
 NORMAL = POLICIES[Level.NORMAL]
-TAX = Act(action=ActionKind.TAX)
-EXCHANGE = Act(action=ActionKind.EXCHANGE)
-
-
-def steal(target: Seat) -> Act:
-    return Act(action=ActionKind.STEAL, target=target)
-
-
-def history(table: Table, seat: Seat) -> list[Event]:
-    return [event for event in table.events if event.visible_to(seat)]
 
 
 def situation(table: Table, seat: Seat, remember: bool = True) -> Situation:

@@ -3,7 +3,7 @@
 import pytest
 
 from games.base import GameIsOver, IllegalChoice, NotAllowed, NotPrompted
-from games.complots import GAME, ActionKind, Variant
+from games.complots import GAME, Variant
 from games.complots.models import (
     Act,
     ActionBlocked,
@@ -27,28 +27,25 @@ from games.complots.models import (
     Verdict,
 )
 
-from .helpers import AM, CA, CO, IN, A, D, Table, card_total, rigged
-
-INCOME = Act(action=ActionKind.INCOME)
-FOREIGN_AID = Act(action=ActionKind.FOREIGN_AID)
-TAX = Act(action=ActionKind.TAX)
-EXCHANGE = Act(action=ActionKind.EXCHANGE)
-
-
-def coup(target: int) -> Act:
-    return Act(action=ActionKind.COUP, target=target)
-
-
-def steal(target: int) -> Act:
-    return Act(action=ActionKind.STEAL, target=target)
-
-
-def assassinate(target: int) -> Act:
-    return Act(action=ActionKind.ASSASSINATE, target=target)
-
-
-def examine(target: int) -> Act:
-    return Act(action=ActionKind.EXAMINE, target=target)
+from .helpers import (
+    AM,
+    CA,
+    CO,
+    EXCHANGE,
+    FOREIGN_AID,
+    IN,
+    INCOME,
+    TAX,
+    A,
+    D,
+    Table,
+    assassinate,
+    card_total,
+    coup,
+    examine,
+    rigged,
+    steal,
+)
 
 
 def three() -> Table:

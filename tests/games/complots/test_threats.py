@@ -13,30 +13,16 @@ from typing import Any
 import pytest
 
 from games.ai import Level
-from games.base import Event, Seat
-from games.complots import GAME, ActionKind, Character
+from games.base import Seat
+from games.complots import GAME, Character
 from games.complots.ai import POLICIES
 from games.complots.models import Act, ComplotsChoice, Pass
 from games.registry import policy_for
 from games.search import SearchPolicy, SearchSettings
 
-from .helpers import AM, CA, CO, A, D, Table, rigged
+from .helpers import AM, CA, CO, INCOME, TAX, A, D, Table, assassinate, history, rigged, steal
 
 NORMAL = POLICIES[Level.NORMAL]
-TAX = Act(action=ActionKind.TAX)
-INCOME = Act(action=ActionKind.INCOME)
-
-
-def steal(target: Seat) -> Act:
-    return Act(action=ActionKind.STEAL, target=target)
-
-
-def assassinate(target: Seat) -> Act:
-    return Act(action=ActionKind.ASSASSINATE, target=target)
-
-
-def history(table: Table, seat: Seat) -> list[Event]:
-    return [event for event in table.events if event.visible_to(seat)]
 
 
 def normal_answers(table: Table, seat: Seat, tries: int = 200) -> Counter[ComplotsChoice]:
