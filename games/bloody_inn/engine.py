@@ -80,7 +80,6 @@ from .models import (
     Place,
     PlayerRemoved,
     PlayerState,
-    PlayerView,
     PoliceInvestigation,
     Room,
     RoomIncome,
@@ -98,6 +97,7 @@ from .models import (
     TurnStarted,
     WagesPaid,
     Welcome,
+    player_view,
 )
 from .prompts import BloodyInnPrompt, action_choices, prompt_of
 from .scoring import (
@@ -747,7 +747,7 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             box=list(state.box),
             box_unseen=len(state.box_unseen),
             box_peasants=state.box_peasants,
-            players=[self._player_view(state, s, seat) for s in range(state.seats)],
+            players=[player_view(state, s, seat) for s in range(state.seats)],
             pending=pending_view,
             dismissing=state.dismissals[0].model_copy() if state.stage is Stage.DISMISS else None,
             undertaker=None if state.undertaker is None else state.undertaker.model_copy(deep=True),
@@ -781,20 +781,6 @@ class BloodyInn(Game[BloodyInnState, BloodyInnOptions, BloodyInnChoice, BloodyIn
             paid_count=len(pending.paid),
             min_cards=low,
             max_cards=high,
-        )
-
-    def _player_view(self, state: BloodyInnState, seat: Seat, viewer: Seat | None) -> PlayerView:
-        player = state.players[seat]
-        return trusted(
-            PlayerView,
-            seat=seat,
-            active=player.active,
-            money=player.money,
-            cheques=player.cheques,
-            hand_size=len(player.hand),
-            hand=list(player.hand) if seat == viewer else None,
-            annexes=list(player.annexes),
-            corpses=list(player.corpses),
         )
 
     def result(self, state: BloodyInnState) -> Result | None:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.base import Choice, Event, GameState, Model, Prompt, Seat, View
+from games.base import Choice, Event, GameState, Model, Prompt, Seat, View, trusted
 
 from .cards import ActionKind, Card
 
@@ -641,3 +641,20 @@ class BloodyInnView(View):
     """The viewer's own prompt, with its legal choices."""
     paying: list[Card] | None = None
     """The accomplices the viewer has played so far for its pending action."""
+
+
+def player_view(state: BloodyInnState, seat: Seat, viewer: Seat | None) -> PlayerView:
+    """What ``viewer`` (None: a spectator) sees of ``seat``'s player: its hand only if
+    it is the viewer's own (the engine's views and the search's estimate share it)."""
+    player = state.players[seat]
+    return trusted(
+        PlayerView,
+        seat=seat,
+        active=player.active,
+        money=player.money,
+        cheques=player.cheques,
+        hand_size=len(player.hand),
+        hand=list(player.hand) if seat == viewer else None,
+        annexes=list(player.annexes),
+        corpses=list(player.corpses),
+    )

@@ -32,10 +32,10 @@ from .models import (
     Pending,
     PlayerRemoved,
     PlayerState,
-    PlayerView,
     RoundStarted,
     Stage,
     WagesPaid,
+    player_view,
 )
 
 SCORE_SCALE = 8.0
@@ -271,21 +271,6 @@ def standing_view(state: BloodyInnState, seat: Seat) -> BloodyInnView:
         standings=[],
         winners=None,
         solo_lost=state.solo_lost,
-    )
-
-
-def player_view(state: BloodyInnState, seat: Seat, viewer: Seat) -> PlayerView:
-    player = state.players[seat]
-    return trusted(
-        PlayerView,
-        seat=seat,
-        active=player.active,
-        money=player.money,
-        cheques=player.cheques,
-        hand_size=len(player.hand),
-        hand=player.hand if seat == viewer else None,
-        annexes=player.annexes,
-        corpses=player.corpses,
     )
 
 
