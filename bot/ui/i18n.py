@@ -206,11 +206,10 @@ def translations(lang: str) -> dict[str, Translation]:
     """Every usable translation of ``lang`` (neither fuzzy nor empty), by key."""
     if lang not in _translations:
         found: dict[str, Translation] = {}
-        count = plural_forms(lang)[0]
         for folder in _catalogue_folders.values():
             path = folder / f"{lang}.po"
             if path.exists():
-                found.update(_usable(po.read(path), count))
+                found.update(_usable(po.read(path), lang))
         _translations[lang] = found
     return _translations[lang]
 
@@ -222,11 +221,11 @@ def read_catalogue(path: Path, lang: str) -> Catalog:
         return read_po(file, locale=lang)
 
 
-def _usable(catalogue: po.Catalogue, count: int) -> Iterator[tuple[str, Translation]]:
+def _usable(catalogue: po.Catalogue, lang: str) -> Iterator[tuple[str, Translation]]:
     """Its entries with a key, neither fuzzy nor empty: one template, or (a plural
-    entry) ``count`` of them, as Babel reads them."""
-    if catalogue.plural_forms is not None:
-        count = catalogue.plural_forms[0]
+    entry) one per plural form its header declares (else ``lang``'s), as Babel
+    reads them."""
+    count = (catalogue.plural_forms or plural_forms(lang))[0]
     for entry in catalogue.entries:
         key = entry.context
         if not key or entry.fuzzy:
