@@ -258,15 +258,13 @@ class Stored:
     env: dict[str, str]
     profile: Path | None = None
     """Boots run under cProfile, each writing ``<profile>.<tables>.<boot>``."""
-    boots: list[int] = field(default_factory=list)
 
-    def next_profile(self, tables: int) -> Path | None:
-        self.boots.append(tables)
-        return None if self.profile is None else Path(f"{self.profile}.{tables}.{len(self.boots)}")
+    def profile_of(self, tables: int, number: int) -> Path | None:
+        return None if self.profile is None else Path(f"{self.profile}.{tables}.{number}")
 
 
 async def boot_once(
-    world: World, folder: Path, stored: Stored, picks: list[int], tables: int
+    world: World, folder: Path, stored: Stored, picks: list[int], tables: int, number: int
 ) -> Boot:
     fake = world.fake
     boot = Boot(tables)
@@ -275,7 +273,7 @@ async def boot_once(
     database = stored.database
     oracle = await open_reader(database, stored.dsn)
     try:
-        profile = stored.next_profile(tables)
+        profile = stored.profile_of(tables, number)
         async with bot_process(
             fake, folder, database, stored.env, poll=0.001, profile=profile
         ) as bot:
@@ -407,7 +405,7 @@ async def boot_number(world: World, folder: Path, stored: Stored, number: int) -
     picks = world.clicked[number * CLICKED_PER_BOOT : (number + 1) * CLICKED_PER_BOOT]
     tables = len(world.slots)
     boot = (
-        await boot_once(world, folder, stored, picks, tables)
+        await boot_once(world, folder, stored, picks, tables, number)
         if len(picks) == CLICKED_PER_BOOT
         else await boot_without_clicks(world, folder, stored, tables)
     )
