@@ -61,6 +61,21 @@ async def wait_for_person_or_end(service: TableService, table: int, seconds: flo
     raise AssertionError("the computers never handed over to the person")
 
 
+async def person_plays(service: TableService, table: int, rng: random.Random, turns: int) -> bool:
+    """The person (seat 0) makes up to ``turns`` random moves, each once the
+    computers handed over; whether the game ended."""
+    game = service.game("complots")
+    for _ in range(turns):
+        await wait_for_person_or_end(service, table)
+        snap = await service.snapshot(table)
+        if game.result(snap.state) is not None:
+            return True
+        prompt = game.prompt_for(snap.state, 0)
+        assert prompt is not None
+        await service.act(table, snap.version or 0, PERSON, rng.choice(prompt.choices))
+    return False
+
+
 async def test_computers_move_by_themselves_and_wait_for_the_person(
     service: TableService,
 ) -> None:
@@ -68,19 +83,8 @@ async def test_computers_move_by_themselves_and_wait_for_the_person(
     service.listeners.append(autoplay)
     table = await table_with_computers(service, Level.NORMAL, Level.EASY, Level.NORMAL)
     await service.start(table, PERSON, moderator=False)
-    game = service.game("complots")
-    rng = random.Random(3)
     try:
-        for _ in range(500):
-            await wait_for_person_or_end(service, table)
-            snap = await service.snapshot(table)
-            if game.result(snap.state) is not None:
-                break
-            prompt = game.prompt_for(snap.state, 0)
-            assert prompt is not None
-            await service.act(table, snap.version or 0, PERSON, rng.choice(prompt.choices))
-        else:
-            raise AssertionError("the game did not end")
+        assert await person_plays(service, table, random.Random(3), 500), "the game did not end"
     finally:
         await autoplay.stop()
     actions = await service.repo.actions(table)
@@ -137,16 +141,8 @@ async def test_a_computer_that_remembers_is_given_its_seats_visible_history(
     table = await table_with_computers(service, Level.NORMAL, Level.EASY, Level.NORMAL)
     await service.start(table, PERSON, moderator=False)
     game = service.game("complots")
-    rng = random.Random(5)
-    try:
-        for _ in range(30):  # the person plays a few turns; the computers answer
-            await wait_for_person_or_end(service, table)
-            snap = await service.snapshot(table)
-            if game.result(snap.state) is not None:
-                break
-            prompt = game.prompt_for(snap.state, 0)
-            assert prompt is not None
-            await service.act(table, snap.version or 0, PERSON, rng.choice(prompt.choices))
+    try:  # the person plays a few turns; the computers answer
+        await person_plays(service, table, random.Random(5), 30)
     finally:
         await autoplay.stop()
     assert remembers("complots", Level.NORMAL) and not remembers("complots", Level.EASY)
