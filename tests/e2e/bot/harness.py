@@ -358,10 +358,28 @@ class Table:
         """Leak check: the table message on the wire equals its rendering from the
         true state AND from a state whose face-down cards (hands, Court, draws)
         were shuffled: so it cannot depend on any of them. Event lines are public
-        events only; DM-only wording never appears in public."""
+        events only; DM-only wording never appears in public. Computers may move
+        meanwhile: the check is of a moment the table held still (its version the
+        same before the renderer settled and after the message was read)."""
+        for _ in range(100):
+            held = (await self.bot.tables.snapshot(self.id)).version
+            await self.settle()
+            if await self._message_hides_secrets_at(held):
+                break
+        else:
+            raise AssertionError("the table never held still for the leak check")
+        public = self.fake.public_text()
+        for private_phrase in ("you drew", "your cards are now", "shows you", "Face down:"):
+            assert private_phrase not in public, f"private wording in public: {private_phrase}"
+
+    async def _message_hides_secrets_at(self, version: int | None) -> bool:
+        """The table message's check at ``version``; False (nothing checked) if the
+        table moved on before, or while, the message was read."""
         snapshot = await self.bot.tables.snapshot(self.id)
+        if snapshot.version != version:
+            return False
         if snapshot.state is None or snapshot.table.status is not TableStatus.RUNNING:
-            return
+            return True
         renderer = self.bot.renderer
         true_embed, true_items = renderer.table_message(renderer.context(snapshot))
         assert isinstance(snapshot.state, ComplotsState)
@@ -370,11 +388,11 @@ class Table:
         assert true_embed.to_dict() == fake_embed.to_dict(), "the table embed shows a secret"
         assert _ids(true_items) == _ids(fake_items), "table components depend on a secret"
         wire = await self.message()
+        if (await self.bot.tables.snapshot(self.id)).version != version:
+            return False
         assert wire.embeds[0]["description"] == true_embed.description
         assert [c.get("custom_id") for c in components_of(wire)] == _ids(true_items)
-        public = self.fake.public_text()
-        for private_phrase in ("you drew", "your cards are now", "shows you", "Face down:"):
-            assert private_phrase not in public, f"private wording in public: {private_phrase}"
+        return True
 
     async def select_in_panel(
         self, user: FakeUser, panel: InteractionRecord, value: str
