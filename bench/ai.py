@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games 2000] [--game complots]
     .venv/bin/python -m bench.ai --hard [--games 100] [--budget 0.2] [--against normal easy]
-        [--players 2 3] [--simulations 300] [--seed 1]
+        [--players 2 3] [--simulations 300] [--seed 1] [--clock cpu]
 
 For each case, one NORMAL seat plays against RANDOM seats, then against EASY
 seats; the NORMAL seat rotates over every seat (game i: seat i mod n), and a
@@ -14,7 +14,10 @@ those games.
 NORMAL seats, then EASY ones (``--against``), at 2, 3 and 4 players of every game
 (Mascarade also 6 and 10), ``--games`` games per cell; then HARD's time per
 decision (median, p99, max) against its budget. Every seat is given its visible
-history. Run it alone on the machine: the search is cut by the clock.
+history. Run it alone on the machine: the search is cut by the clock. Or give
+``--clock cpu``: the budget is then the process's CPU time, so the search gets the
+simulations one core of its own would give it whatever else runs (the bot gives each
+thinker a core: ``THINK_WORKERS``), and the decision times printed are CPU times.
 
 Nothing is asserted: it is a measurement, not a test.
 """
@@ -26,7 +29,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,15 +45,16 @@ class Timed(Policy[Any, Any]):
     """Wraps a policy and records the seconds of each of its decisions."""
 
     inner: Policy[Any, Any]
+    clock: Callable[[], float] = time.perf_counter
     seconds: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.level = self.inner.level
 
     def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
-        started = time.perf_counter()
+        started = self.clock()
         choice = self.inner.choose(view, rng, history)
-        self.seconds.append(time.perf_counter() - started)
+        self.seconds.append(self.clock() - started)
         return choice
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
@@ -83,22 +87,33 @@ HARD_PLAYERS = {"mascarade": (2, 3, 4, 6, 10)}
 """Table sizes of the HARD cells beyond 2, 3 and 4 players."""
 
 
-def hard_policy(name: str, budget: float, simulations: int | None = None) -> Policy[Any, Any]:
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""What a HARD decision's budget (and its printed time) counts: seconds, or CPU seconds."""
+
+
+def hard_policy(
+    name: str, budget: float, simulations: int | None = None, clock: str = "wall"
+) -> Policy[Any, Any]:
     policy = policy_for(name, Level.HARD)
     assert isinstance(policy, SearchPolicy)
     settings = replace(policy.settings, budget_seconds=budget)
     if simulations is not None:
         settings = replace(settings, simulations=simulations)
-    return policy.with_settings(settings)
+    player = policy.with_settings(settings)
+    player.clock = CLOCKS[clock]
+    return player
 
 
 def hard_cells(args: argparse.Namespace) -> None:
     for name in args.game or list(GAMES):
         game = GAMES[name]
         counts = tuple(args.players or HARD_PLAYERS.get(name, (2, 3, 4)))
-        hero = Timed(hard_policy(name, args.budget, args.simulations))
+        hero = Timed(
+            hard_policy(name, args.budget, args.simulations, args.clock), CLOCKS[args.clock]
+        )
         print(
-            f"\n{name}: one HARD seat ({args.budget} s per decision), {args.games} games per cell"
+            f"\n{name}: one HARD seat ({args.budget} s of {args.clock} time per decision),"
+            f" {args.games} games per cell"
         )
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
             for opponent in (Level(level) for level in args.against):
@@ -147,6 +162,12 @@ def main() -> None:
         "--simulations",
         type=int,
         help="HARD: simulations per decision (with a large --budget: independent of load)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="HARD: the budget in seconds (wall) or in the process's CPU seconds (cpu)",
     )
     args = parser.parse_args()
     if args.hard:

@@ -35,6 +35,7 @@ policies decide from their views, not from the sampled cards, which limits that.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import statistics
@@ -154,7 +155,9 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
 
     def with_settings(self, settings: SearchSettings) -> SearchPolicy[ViewT, StateT]:
         """The same player with another budget (benches, tests, a table's setting)."""
-        return type(self)(self.game, self.sampler, self.rollout, settings, self.guide, self.undoing)
+        player = copy.copy(self)
+        player.settings = settings
+        return player
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
         return self.recall(view, prompt, rng, ())

@@ -15,7 +15,9 @@ HARD = RoundSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=40),
+    # The headroom: NORMAL's shortlist comes before the simulations, and a played-out
+    # simulation can run much longer than the average the search plans with.
+    settings=SearchSettings(horizon=40, headroom=0.2),
     guide=POLICIES[Level.NORMAL],
     finish_from=10,
 )

@@ -23,20 +23,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from games.base import Event, Prompt, Seat
-from games.search import SearchPolicy, SearchSettings, share_of
+from games.search import SearchPolicy, share_of
 
 from .ai import NormalPolicy, context_of, win_share
 from .cards import CHAMBER_SIZE
 from .models import ConspiracyState, ConspiracyView, Stage
-
-CLOCK_SHARE = 0.8
-"""The share of the budget the simulations may plan on: NORMAL's shortlist comes
-before them, and a played-out simulation can run much longer than the average the
-search plans with (measured: p99 242 ms at a 200 ms budget with all of it)."""
 
 SEARCHED_STAGES = (Stage.RECRUIT, Stage.KEEP, Stage.LOCATION, Stage.LOCATION_KEEP)
 """Where the search weighs choices; the order of placing and the swaps are NORMAL's."""
@@ -54,32 +48,6 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         self.finish_from = finish_from
         """From this many Lords in the fullest chamber on, simulations play the game
         out (up to ``horizon`` choices) instead of stopping after a round."""
-
-    def with_settings(self, settings: SearchSettings) -> RoundSearch:
-        return RoundSearch(
-            self.game,
-            self.sampler,
-            self.rollout,
-            settings,
-            self.guide,
-            self.undoing,
-            shortlist=self.shortlist,
-            finish_from=self.finish_from,
-        )
-
-    def recall(
-        self,
-        view: ConspiracyView,
-        prompt: Prompt[Any],
-        rng: random.Random,
-        history: Sequence[Event],
-    ) -> Any:
-        full = self.settings
-        self.settings = replace(full, budget_seconds=full.budget_seconds * CLOCK_SHARE)
-        try:
-            return super().recall(view, prompt, rng, history)
-        finally:
-            self.settings = full
 
     def candidates(
         self,
