@@ -31,13 +31,15 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
+from bench.ledger import Cell, Ledger, Played, Tally, bucketed, fingerprint
 from games.ai import QUICK_LEVELS, Level, Policy
 from games.base import Event, Prompt
 from games.registry import GAMES, policy_for
 from games.search import SearchPolicy
-from tests.games.playouts import hero_share
+from tests.games.playouts import hero_game, hero_share
 
 
 @dataclass
@@ -105,27 +107,94 @@ def hard_policy(
 
 
 def hard_cells(args: argparse.Namespace) -> None:
+    ledger = Ledger(args.ledger) if args.ledger else None
+    hero_level = Level(args.hero)
     for name in args.game or list(GAMES):
         game = GAMES[name]
         counts = tuple(args.players or HARD_PLAYERS.get(name, (2, 3, 4)))
-        hero = Timed(
-            hard_policy(name, args.budget, args.simulations, args.clock), CLOCKS[args.clock]
-        )
+        hero = Timed(hero_policy(name, hero_level, args), CLOCKS[args.clock])
         print(
-            f"\n{name}: one HARD seat ({args.budget} s of {args.clock} time per decision),"
-            f" {args.games} games per cell"
+            f"\n{name}: one {hero_level.value.upper()} seat ({args.budget} s of {args.clock}"
+            f" time per decision), {args.games} games per cell"
         )
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
             for opponent in (Level(level) for level in args.against):
-                others = Timed(policy_for(name, opponent))
-                match = play_match(name, players, hero, others, args.games, args.seed)
-                print(
-                    f"  {players} players, hard vs {players - 1} {opponent.value:<6}:"
-                    f" hard wins {match.rate:6.1%} ± {match.margin:.1%}"
-                    f"   (fair {1 / players:.1%}, {match.seconds:.0f} s)",
-                    flush=True,
+                cell = Cell(
+                    game=name,
+                    players=players,
+                    hero=hero_level.value,
+                    against=opponent.value,
+                    budget=args.budget,
+                    clock=args.clock,
+                    simulations=args.simulations,
+                    seed=args.seed,
+                    code=fingerprint(name),
                 )
-        print("  " + timing_line(Level.HARD, hero.seconds, args.budget))
+                started = time.perf_counter()
+                tally = play_cell(cell, hero, Timed(policy_for(name, opponent)), args.games, ledger)
+                print(cell_line(tally, time.perf_counter() - started), flush=True)
+
+
+def hero_policy(name: str, level: Level, args: argparse.Namespace) -> Policy[Any, Any]:
+    if level is Level.HARD:
+        return hard_policy(name, args.budget, args.simulations, args.clock)
+    return policy_for(name, level)
+
+
+def play_cell(cell: Cell, hero: Timed, others: Timed, games: int, ledger: Ledger | None) -> Tally:
+    """Plays the cell's games ``0`` to ``games - 1`` that the ledger lacks, recording
+    each as it ends; returns the cell's tally (of the ledger's games too)."""
+    tally = ledger.tally(cell).model_copy(deep=True) if ledger else Tally(cell=cell)
+    for index in (i for i in range(games) if i not in tally.played):
+        before = len(hero.seconds)
+        share = hero_game(GAMES[cell.game], hero, others, cell.players, index, cell.seed)
+        seconds = hero.seconds[before:]
+        played = Played(
+            cell=cell,
+            index=index,
+            share=share,
+            times=bucketed(seconds),
+            longest_ms=max(seconds, default=0.0) * 1000,
+        )
+        if ledger:
+            ledger.record(played)
+        tally.add(played)
+    return tally
+
+
+def cell_line(tally: Tally, seconds: float) -> str:
+    cell = tally.cell
+    budget_ms = cell.budget * 1000
+    low, high = tally.interval()
+    return (
+        f"  {cell.players} players, {cell.hero} vs {cell.players - 1} {cell.against:<6}:"
+        f" {cell.hero} wins {tally.rate:6.1%} ({low:.1%}-{high:.1%}) of {tally.games} games"
+        f" (fair {1 / cell.players:.1%});"
+        f" {tally.decisions} decisions: median ≤ {tally.quantile_ms(0.5):.0f} ms,"
+        f" p99 ≤ {tally.quantile_ms(0.99):.0f} ms, max {tally.longest_ms:.0f} ms,"
+        f" {tally.over_ms(2 * budget_ms)} maybe over {2 * budget_ms:.0f} ms   ({seconds:.0f} s)"
+    )
+
+
+def codes() -> dict[str, str]:
+    return {name: fingerprint(name) for name in GAMES}
+
+
+def report(path: Path) -> None:
+    """The ledger's cells played with today's code of their game."""
+    ledger = Ledger(path)
+    current = sorted(
+        ledger.current(codes()),
+        key=lambda t: (t.cell.game, t.cell.hero, t.cell.budget, t.cell.against, t.cell.players),
+    )
+    stale = len(ledger.tallies) - len(current)
+    print(f"{path}: {len(current)} cells of today's code, {stale} of older code")
+    game = None
+    for tally in current:
+        if tally.cell.game != game:
+            game = tally.cell.game
+            print(f"\n{game}")
+        print(f"  [{tally.cell.budget} s {tally.cell.clock}]" + cell_line(tally, 0)[:-8])
 
 
 def timing_line(level: Level, seconds: list[float], budget: float | None = None) -> str:
@@ -169,7 +238,27 @@ def main() -> None:
         default="wall",
         help="HARD: the budget in seconds (wall) or in the process's CPU seconds (cpu)",
     )
+    parser.add_argument(
+        "--hero",
+        choices=["hard", "normal"],
+        default="hard",
+        help="HARD cells: the one seat's level (normal against normal: the control)",
+    )
+    parser.add_argument(
+        "--ledger",
+        type=Path,
+        help="HARD cells: bring each cell up to --games games in this file (bench.ledger)",
+    )
+    parser.add_argument("--report", type=Path, help="print this ledger's cells and stop")
+    parser.add_argument(
+        "--prune", action="store_true", help="with --report: drop games of older code"
+    )
     args = parser.parse_args()
+    if args.report:
+        if args.prune:
+            print(f"dropped {Ledger(args.report).prune(codes())} games of older code")
+        report(args.report)
+        return
     if args.hard:
         hard_cells(args)
         return

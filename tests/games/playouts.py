@@ -70,16 +70,29 @@ def hero_share(
     seed: int,
     options: Callable[[int], Any] | None = None,
 ) -> float:
-    """The hero's share of wins against ``others`` in every other seat: game ``i``
-    (seed ``seed + i``, options ``options(i)``) seats the hero at ``i mod players``;
-    a shared win counts its part."""
-    won = 0.0
-    for index in range(games):
-        seat = index % players
-        seats = [others] * players
-        seats[seat] = hero
-        table_options = options(index) if options is not None else None
-        winners = play_out(game, seats, seed + index, table_options).result.winners
-        if seat in winners:
-            won += 1 / len(winners)
-    return won / games
+    """The hero's share of wins against ``others`` in every other seat over games
+    ``0`` to ``games - 1`` (``hero_game``)."""
+    shares = (
+        hero_game(game, hero, others, players, index, seed, options) for index in range(games)
+    )
+    return sum(shares) / games
+
+
+def hero_game(
+    game: Game[Any, Any, Any, Any],
+    hero: Policy[Any, Any],
+    others: Policy[Any, Any],
+    players: int,
+    index: int,
+    seed: int,
+    options: Callable[[int], Any] | None = None,
+) -> float:
+    """The hero's share of game ``index`` against ``others`` in every other seat:
+    seed ``seed + index``, options ``options(index)``, the hero at seat
+    ``index mod players``; a shared win counts its part."""
+    seat = index % players
+    seats = [others] * players
+    seats[seat] = hero
+    table_options = options(index) if options is not None else None
+    winners = play_out(game, seats, seed + index, table_options).result.winners
+    return 1 / len(winners) if seat in winners else 0.0

@@ -1,0 +1,186 @@
+"""A ledger of tournament games: every finished game of a cell, one JSON line each.
+
+A cell of ``bench.ai --hard`` (one game, table size, hero and opponents' levels,
+budget and clock) at 1,000 games costs hours of a core, more than one run can give.
+With a ledger, a run brings each cell up to the number of games asked and appends
+every game as it ends: an interrupted run loses at most the game in play, and the
+next run (another day, another machine) goes on from the next game. Game ``i`` of a
+cell is always the same deal and seating (seed ``seed + i``, hero at ``i mod n``),
+so the games of several runs add up to one tournament.
+
+A cell is tied to the code its players run (``fingerprint``): a change to the
+game's package or to the shared AI code starts the cell afresh, and the old games
+stay in the file, ignored, until ``prune`` drops them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHARED_CODE = ("games/ai.py", "games/base.py", "games/search.py")
+"""The code every game's computer players run besides their own package."""
+
+BUCKET_MS = 5
+"""Decision times are kept as counts per bucket of this many milliseconds."""
+
+
+def fingerprint(game: str, root: Path = ROOT) -> str:
+    """A short hash of the code a game's computer players run: a change to it makes
+    the ledger's earlier games of that game another player's."""
+    digest = hashlib.sha256()
+    files = sorted((root / "games" / game).glob("*.py")) + [root / p for p in SHARED_CODE]
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+class Cell(BaseModel):
+    """What makes games comparable: one tournament's conditions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    players: int
+    hero: str
+    against: str
+    budget: float
+    clock: str
+    simulations: int | None
+    seed: int
+    code: str
+
+
+class Played(BaseModel):
+    """One finished game of a cell."""
+
+    cell: Cell
+    index: int
+    """The game's number in its cell: seed ``cell.seed + index``, hero's seat
+    ``index mod players``."""
+    share: float
+    """The hero's share of the win (1/k of a win shared by k)."""
+    times: dict[int, int]
+    """The hero's decisions of this game by duration: bucket ``b`` counts those of
+    ``b * BUCKET_MS`` to ``(b + 1) * BUCKET_MS`` milliseconds."""
+    longest_ms: float
+
+
+def bucketed(seconds: Iterable[float]) -> dict[int, int]:
+    counts: dict[int, int] = defaultdict(int)
+    for value in seconds:
+        counts[int(value * 1000 // BUCKET_MS)] += 1
+    return dict(counts)
+
+
+class Tally(BaseModel):
+    """A cell's games so far."""
+
+    cell: Cell
+    games: int = 0
+    wins: float = 0.0
+    times: dict[int, int] = {}
+    longest_ms: float = 0.0
+    played: set[int] = set()
+
+    def add(self, game: Played) -> None:
+        if game.index in self.played:
+            return
+        self.played.add(game.index)
+        self.games += 1
+        self.wins += game.share
+        for bucket, count in game.times.items():
+            self.times[bucket] = self.times.get(bucket, 0) + count
+        self.longest_ms = max(self.longest_ms, game.longest_ms)
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """The rate's 95 % confidence interval (Wilson's: sound at small samples and
+        at rates near 0 or 1, where the normal approximation shrinks to nothing)."""
+        n = self.games
+        if not n:
+            return 0.0, 1.0
+        centre = (self.rate + z * z / (2 * n)) / (1 + z * z / n)
+        half = (
+            z * math.sqrt(self.rate * (1 - self.rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        )
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    @property
+    def decisions(self) -> int:
+        return sum(self.times.values())
+
+    def quantile_ms(self, q: float) -> float:
+        """The upper end of the bucket holding the ``q`` quantile of decision times."""
+        rank = q * (self.decisions - 1)
+        seen = 0
+        for bucket in sorted(self.times):
+            seen += self.times[bucket]
+            if seen > rank:
+                return float((bucket + 1) * BUCKET_MS)
+        return 0.0
+
+    def over_ms(self, limit_ms: float) -> int:
+        """Decisions that may have taken longer than ``limit_ms`` (their bucket
+        reaches past it)."""
+        return sum(n for b, n in self.times.items() if (b + 1) * BUCKET_MS > limit_ms)
+
+
+class Ledger:
+    """The file of played games, read whole (it is small: a line per game)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tallies: dict[Cell, Tally] = {}
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    self._count(Played.model_validate_json(line))
+
+    def _count(self, game: Played) -> None:
+        self.tallies.setdefault(game.cell, Tally(cell=game.cell)).add(game)
+
+    def tally(self, cell: Cell) -> Tally:
+        return self.tallies.get(cell) or Tally(cell=cell)
+
+    def missing(self, cell: Cell, games: int) -> list[int]:
+        """The indexes of the first ``games`` games of the cell not yet played."""
+        played = self.tally(cell).played
+        return [index for index in range(games) if index not in played]
+
+    def record(self, game: Played) -> None:
+        """Adds a finished game, to the file at once."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as file:
+            file.write(game.model_dump_json() + "\n")
+        self._count(game)
+
+    def current(self, codes: dict[str, str]) -> list[Tally]:
+        """The tallies of cells whose code is each game's code today."""
+        return [t for t in self.tallies.values() if codes.get(t.cell.game) == t.cell.code]
+
+    def prune(self, codes: dict[str, str]) -> int:
+        """Drops the games of cells whose code is no longer the game's; returns how
+        many lines were dropped."""
+        if not self.path.exists():
+            return 0
+        lines = [line for line in self.path.read_text().splitlines() if line.strip()]
+        kept = [
+            line
+            for line in lines
+            if codes.get((cell := Played.model_validate_json(line).cell).game) == cell.code
+        ]
+        self.path.write_text("".join(line + "\n" for line in kept))
+        self.tallies = {c: t for c, t in self.tallies.items() if codes.get(c.game) == c.code}
+        return len(lines) - len(kept)

@@ -1,0 +1,108 @@
+"""The tournament ledger: games add up across runs, tied to the code that played them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from bench.ai import Timed, play_cell
+from bench.ledger import BUCKET_MS, Cell, Ledger, Played, Tally, bucketed, fingerprint
+from games.ai import Level
+from games.registry import GAMES, policy_for
+from tests.games.playouts import hero_share
+
+CELL = Cell(
+    game="complots",
+    players=2,
+    hero="normal",
+    against="easy",
+    budget=0.2,
+    clock="cpu",
+    simulations=None,
+    seed=7,
+    code="abc",
+)
+
+
+def game(index: int, share: float, cell: Cell = CELL) -> Played:
+    return Played(cell=cell, index=index, share=share, times={2: 3}, longest_ms=14.0)
+
+
+def test_a_run_goes_on_from_the_games_the_ledger_lacks(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.jsonl"
+    first = Ledger(path)
+    for index in (0, 1, 3):
+        first.record(game(index, share=index % 2))
+    again = Ledger(path)
+    assert again.missing(CELL, 6) == [2, 4, 5]
+    assert again.tally(CELL).games == 3 and again.tally(CELL).wins == 2.0
+
+
+def test_played_games_match_one_uninterrupted_tournament(tmp_path: Path) -> None:
+    """Four games in two runs of a ledger score what four games in one run score."""
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+
+    def players() -> tuple[Timed, Timed]:
+        normal, easy = (policy_for("complots", level) for level in (Level.NORMAL, Level.EASY))
+        return Timed(normal), Timed(easy)
+
+    play_cell(CELL, *players(), games=2, ledger=ledger)
+    tally = play_cell(CELL, *players(), games=4, ledger=Ledger(ledger.path))
+    assert len(ledger.path.read_text().splitlines()) == 4
+    hero, others = players()
+    assert tally.wins / 4 == hero_share(GAMES["complots"], hero, others, 2, 4, CELL.seed)
+    assert tally.decisions == len(hero.seconds)
+
+
+def test_a_game_counted_twice_counts_once() -> None:
+    tally = Tally(cell=CELL)
+    tally.add(game(0, 1.0))
+    tally.add(game(0, 1.0))
+    assert tally.games == 1 and tally.decisions == 3
+
+
+def test_cells_of_other_code_are_left_out_and_pruned(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    old = CELL.model_copy(update={"code": "old"})
+    ledger.record(game(0, 1.0))
+    ledger.record(game(0, 0.0, old))
+    assert [t.cell for t in ledger.current({"complots": "abc"})] == [CELL]
+    assert ledger.prune({"complots": "abc"}) == 1
+    assert list(Ledger(ledger.path).tallies) == [CELL]
+
+
+def test_the_fingerprint_follows_the_game_s_code_and_the_shared_code(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    skipped = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(root / "games", tmp_path / "games", ignore=skipped)
+    before = {name: fingerprint(name, tmp_path) for name in ("complots", "mascarade")}
+    assert before["complots"] == fingerprint("complots", root)
+    with (tmp_path / "games/complots/ai.py").open("a") as file:
+        file.write("\n# changed\n")
+    assert fingerprint("complots", tmp_path) != before["complots"]
+    assert fingerprint("mascarade", tmp_path) == before["mascarade"]
+    with (tmp_path / "games/search.py").open("a") as file:
+        file.write("\n# changed\n")
+    assert fingerprint("mascarade", tmp_path) != before["mascarade"]
+
+
+def test_decision_times_are_counted_by_bucket() -> None:
+    seconds = [0.001] * 99 + [0.5]
+    tally = Tally(cell=CELL)
+    tally.add(Played(cell=CELL, index=0, share=0, times=bucketed(seconds), longest_ms=500))
+    assert tally.decisions == 100
+    assert tally.quantile_ms(0.5) == BUCKET_MS
+    assert tally.quantile_ms(1.0) == 500 + BUCKET_MS
+    assert tally.over_ms(400) == 1
+
+
+def test_the_interval_holds_the_rate_and_stays_open_at_the_extremes() -> None:
+    tally = Tally(cell=CELL)
+    for index in range(10):
+        tally.add(game(index, 1.0))
+    low, high = tally.interval()
+    assert high == 1.0 and 0.6 < low < 0.8, "ten wins of ten do not prove a rate of 1"
+    for index in range(10, 1000):
+        tally.add(game(index, index % 2))
+    low, high = tally.interval()
+    assert low < tally.rate < high and high - low < 0.07
