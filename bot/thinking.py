@@ -16,8 +16,10 @@ decision depends on the game alone. No Discord here.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -26,6 +28,11 @@ from games.ai import QUICK_LEVELS, Level
 from games.base import Choice, Event, View
 from games.registry import GAMES, policy_for
 from games.search import SearchPolicy
+
+log = logging.getLogger("bot.thinking")
+
+RUSHED_LOG_INTERVAL = 60.0
+"""Seconds between two warnings that computers waited for a worker."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,9 @@ class Question:
     history_json: tuple[str, ...]
     rng: random.Random
     budget: float
-    """Seconds the search may think (levels that search)."""
+    """Seconds the search may think (levels that search), from ``asked_at``."""
+    asked_at: float
+    """When the computer was asked (``time.time()``: comparable across processes)."""
 
     @classmethod
     def of(
@@ -53,15 +62,26 @@ class Question:
         budget: float,
     ) -> Question:
         events = tuple(event.model_dump_json() for event in history)
-        return cls(game, level, type(view), view.model_dump_json(), events, rng, budget)
+        view_json = view.model_dump_json()
+        return cls(game, level, type(view), view_json, events, rng, budget, time.time())
 
 
-def answer(question: Question) -> Choice:
-    """The computer's choice (in the worker process)."""
+@dataclass(frozen=True)
+class Answer:
+    choice: Choice
+    waited: float
+    """Seconds the question waited for a worker (taken from its budget)."""
+
+
+def answer(question: Question) -> Answer:
+    """The computer's choice (in the worker process), in what is left of its budget."""
+    waited = max(time.time() - question.asked_at, 0.0)
     view = question.view_type.model_validate_json(question.view_json)
     game = GAMES[question.game]
     history = [game.parse_event(event) for event in question.history_json]
-    return decide(question.game, question.level, view, question.rng, history, question.budget)
+    left = max(question.budget - waited, 0.0)
+    choice = decide(question.game, question.level, view, question.rng, history, left)
+    return Answer(choice, waited)
 
 
 def decide(
@@ -99,6 +119,9 @@ class Thinker:
         self.workers = workers
         self.budget = budget
         self._pool: ProcessPoolExecutor | None = None
+        self.rushed = 0
+        """Questions that waited over half their budget for a worker."""
+        self._warned_at = -RUSHED_LOG_INTERVAL
 
     async def choose(
         self,
@@ -112,10 +135,27 @@ class Thinker:
             return decide(game, level, view, rng, history, self.budget)
         question = Question.of(game, level, view, history, rng, self.budget)
         loop = asyncio.get_running_loop()
-        chosen = await loop.run_in_executor(self._workers(), answer, question)
+        answered = await loop.run_in_executor(self._workers(), answer, question)
+        if answered.waited > self.budget / 2:
+            self._rushed(answered.waited)
         # The choice as the engine's own model (it crossed processes as a copy).
-        parsed: Choice = GAMES[game].parse_choice(GAMES[game].choice_adapter.dump_json(chosen))
+        entry = GAMES[game]
+        parsed: Choice = entry.parse_choice(entry.choice_adapter.dump_json(answered.choice))
         return parsed
+
+    def _rushed(self, waited: float) -> None:
+        self.rushed += 1
+        now = time.monotonic()
+        if now - self._warned_at >= RUSHED_LOG_INTERVAL:
+            self._warned_at = now
+            log.warning(
+                "computers wait for a worker to think (%.1f s of a %.1f s budget, %d times"
+                " so far): they play on what is left; more THINK_WORKERS let them think"
+                " in full",
+                waited,
+                self.budget,
+                self.rushed,
+            )
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:

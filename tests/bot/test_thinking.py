@@ -6,14 +6,17 @@ from __future__ import annotations
 import asyncio
 import pickle
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from bot.thinking import Question, Thinker, answer, decide, searches
 from games.ai import QUICK_LEVELS, Level, decision_rng
-from games.base import Event, View
+from games.base import Choice, Event, View
 from games.registry import GAMES, policy_for
+from games.search import SearchPolicy
 
 
 @pytest.fixture
@@ -82,6 +85,59 @@ def test_a_question_is_answered_alike_in_any_process() -> None:
     for level in (Level.NORMAL, Level.EASY):
         question = Question.of("mascarade", level, view, history, decision_rng(8, 2, seat), 0.1)
         crossed = pickle.loads(pickle.dumps(question))
-        assert answer(crossed) == decide(
+        assert answer(crossed).choice == decide(
             "mascarade", level, view, decision_rng(8, 2, seat), history, 0.1
         )
+
+
+def test_the_budget_runs_from_when_the_computer_was_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A question that waited for a worker thinks for what is left of its budget."""
+    given: list[float] = []
+
+    def deciding(
+        game: str,
+        level: Level,
+        view: View,
+        rng: random.Random,
+        history: Sequence[Event],
+        budget: float,
+    ) -> Choice:
+        given.append(budget)
+        return decide(game, level, view, rng, history, budget)
+
+    monkeypatch.setattr("bot.thinking.decide", deciding)
+    view, seat, history = asked("complots", 4)
+    question = Question.of("complots", Level.HARD, view, history, decision_rng(4, 1, seat), 100.0)
+    waited = replace(question, asked_at=question.asked_at - 30, budget=100.0)
+    answered = answer(waited)
+    assert 60 < given[-1] <= 70 and answered.waited >= 30
+    late = replace(question, asked_at=question.asked_at - 200)
+    assert view.prompt is not None and answer(late).choice in view.prompt.choices
+    assert given[-1] == 0.0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_with_nothing_left_of_its_budget_a_search_plays_one_simulation(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    policy = policy_for(game, Level.HARD)
+    assert isinstance(policy, SearchPolicy)
+    played = 0
+    simulate = type(policy).simulate
+
+    def counting(self: SearchPolicy[Any, Any], *args: Any) -> float:
+        nonlocal played
+        played += 1
+        value: float = simulate(self, *args)
+        return value
+
+    monkeypatch.setattr(type(policy), "simulate", counting)
+    for seed in range(6):
+        view, seat, history = asked(game, seed)
+        before = played
+        chosen = decide(game, Level.HARD, view, decision_rng(seed, 1, seat), history, 0.0)
+        assert view.prompt is not None and chosen in view.prompt.choices
+        assert played - before <= 1
+    assert played, "some of these decisions had choices to weigh"
