@@ -8,7 +8,8 @@ message id and 4 users; every table with a key ``table_id`` is copied, whatever
 columns it has). The copies are what a cleanly stopped bot leaves: every table
 message shows its table (``rendered_version`` and ``rendered_status`` current) and
 every outbox entry is delivered, so a boot owes Discord nothing; deadlines are
-spread over the hours to come. ``post_table_messages`` posts chosen tables'
+spread over the hours to come; the players of the tables in the fake have their DM
+channels kept. ``post_table_messages`` posts chosen tables'
 messages in the fake, rendered by the bot's own renderer.
 """
 
@@ -202,7 +203,8 @@ async def post_table_messages(
     fake: FakeDiscord, path: Path, posted: list[tuple[Slot, FakeChannel]]
 ) -> None:
     """These tables' messages, rendered by the bot's renderer, posted in the fake as
-    the bot's; their ids stored as the tables' messages (and in their slots)."""
+    the bot's; their ids stored as the tables' messages (and in their slots). Their
+    players' DM channels are opened and kept, as the bot that dealt them did."""
     repo = SqliteRepository(path)
     await repo.open()
     try:
@@ -218,5 +220,7 @@ async def post_table_messages(
             )
             await repo.set_message(slot.table_id, message.id)
             slot.message_id = message.id
+            for user_id in slot.users:
+                await repo.remember_dm_channel(user_id, fake.store.open_dm(user_id).id)
     finally:
         await repo.close()

@@ -285,6 +285,10 @@ def _table_id(row: Row) -> int:
     return int(row["table_id"])
 
 
+def _channel_id(row: Row) -> int:
+    return int(row["channel_id"])
+
+
 def _changed(status: str) -> int:
     """Rows an INSERT, UPDATE or DELETE changed, from its command tag."""
     return int(status.rsplit(" ", 1)[-1])
@@ -912,6 +916,24 @@ class PostgresRepository:
             "UPDATE outbox SET delivered_at = $2 WHERE id = $1 AND delivered_at IS NULL",
             entry_id,
             self._clock(),
+        )
+
+    # --- DM channels ---
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        return await self._one(
+            _channel_id, "SELECT channel_id FROM dm_channels WHERE user_id = $1", user_id
+        )
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        if channel_id is None:
+            await self._write_statement("DELETE FROM dm_channels WHERE user_id = $1", user_id)
+            return
+        await self._write_statement(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES ($1, $2)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            user_id,
+            channel_id,
         )
 
     # --- the action log ---

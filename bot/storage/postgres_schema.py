@@ -236,6 +236,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # 10: the level of the table's computer players (added ones, and take-over)
     ("ALTER TABLE tables ADD COLUMN computer_level TEXT NOT NULL DEFAULT 'normal'",),
+    # 11: each player's DM channel with the bot, so a restarted bot does not open
+    # them again (a REST call each, against the bot's rate limit)
+    (
+        """
+        CREATE TABLE dm_channels (
+            user_id    BIGINT PRIMARY KEY,
+            channel_id BIGINT NOT NULL
+        )
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

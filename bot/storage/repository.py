@@ -296,6 +296,13 @@ class Repository(Protocol):
     async def mark_delivered(self, entry_id: int) -> None:
         """Discord accepted the entry (or it can never be delivered)."""
 
+    # --- DM channels ---
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel with the bot, as last remembered."""
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Keeps the user's DM channel (None: forgets it)."""
+
     async def actions(self, table_id: int) -> list[ActionRecord]: ...
 
     async def events(

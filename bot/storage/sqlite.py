@@ -1226,6 +1226,23 @@ class SqliteRepository:
             (now, entry_id),
         )
 
+    # --- DM channels ---
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        return await self._one(
+            _first, "SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)
+        )
+
+    async def remember_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        if channel_id is None:
+            await self._write_statement("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+            return
+        await self._write_statement(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (user_id, channel_id),
+        )
+
     @staticmethod
     def _require_lobby_or_cas_fail(db: sqlite3.Connection, table_id: int) -> None:
         row = db.execute(

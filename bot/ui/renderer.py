@@ -422,18 +422,19 @@ class Renderer:
         message Discord returns for a nonce it already had may hold fewer)."""
         first = group[0]
         content = "\n".join(entry.content for entry in group)
+        sending: dict[str, Any] = {
+            "content": content or None,
+            "embed": _embed(first) or discord.utils.MISSING,
+            "nonce": _nonce(first),
+            "allowed_mentions": NO_PINGS,
+        }
         try:
             if first.kind is OutboxKind.POST:
                 channel = self.client.get_partial_messageable(first.target)
+                async with self._writes:
+                    message = await channel.send(**sending)
             else:
-                channel = await self._dm_channel(first.target)
-            async with self._writes:
-                message = await channel.send(
-                    content or None,
-                    embed=_embed(first) or discord.utils.MISSING,
-                    nonce=_nonce(first),
-                    allowed_mentions=NO_PINGS,
-                )
+                message = await self._send_dm(first.target, sending)
         except discord.Forbidden as error:
             await self._undeliverable(first, error)
             return len(group)
@@ -456,26 +457,48 @@ class Renderer:
         """A DM sent now (a click waits for it), through the DM channels this renderer
         keeps open; False when the user does not take DMs from the bot."""
         try:
-            channel = await self._dm_channel(user_id)
-            async with self._writes:
-                await channel.send(content, allowed_mentions=NO_PINGS)
+            await self._send_dm(user_id, {"content": content, "allowed_mentions": NO_PINGS})
         except discord.Forbidden:
             return False
         return True
 
+    async def _send_dm(self, user_id: int, sending: dict[str, Any]) -> discord.Message:
+        """Sends in the user's DM channel; one Discord no longer knows (a kept id)
+        is opened anew, once."""
+        for attempt in (1, 2):
+            channel = await self._dm_channel(user_id)
+            try:
+                async with self._writes:
+                    return await channel.send(**sending)
+            except discord.NotFound:
+                if attempt == 2:
+                    raise
+                await self._forget_dm_channel(user_id)
+        raise AssertionError("unreachable")
+
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """The user's DM channel, opened once (discord.py keeps only 128 of them)."""
+        """The user's DM channel (discord.py keeps only 128 of them): kept here, and
+        in the database for the next boot; opened only when neither has it."""
         channel = self._dm_channels.get(user_id)
         if channel is None:
-            async with self._writes:
-                opened = await self.client.create_dm(discord.Object(user_id))
+            repo = self.service.repo
+            channel_id = await repo.dm_channel(user_id)
+            if channel_id is None:
+                async with self._writes:
+                    channel_id = (await self.client.create_dm(discord.Object(user_id))).id
+                await repo.remember_dm_channel(user_id, channel_id)
             channel = self.client.get_partial_messageable(
-                opened.id, type=discord.ChannelType.private
+                channel_id, type=discord.ChannelType.private
             )
             self._dm_channels[user_id] = channel
             while len(self._dm_channels) > DM_CHANNELS:
                 del self._dm_channels[next(iter(self._dm_channels))]
         return channel
+
+    async def _forget_dm_channel(self, user_id: int) -> None:
+        """A kept DM channel Discord no longer knows: the next DM opens it anew."""
+        self._dm_channels.pop(user_id, None)
+        await self.service.repo.remember_dm_channel(user_id, None)
 
     async def _warn_dm_closed(self, table_id: int, user_id: int) -> None:
         key = (table_id, user_id)

@@ -1102,6 +1102,19 @@ async def test_delivered_entries_are_no_longer_owed(repo: Repository) -> None:
     await repo.mark_delivered(99_999)  # unknown: nothing to mark
 
 
+async def test_dm_channels_are_kept_changed_and_forgotten(repo: Repository) -> None:
+    user = 2**62 + 5  # Discord ids are 64-bit
+    assert await repo.dm_channel(user) is None
+    await repo.remember_dm_channel(user, 2**61 + 1)
+    await repo.remember_dm_channel(7, 70)
+    assert await repo.dm_channel(user) == 2**61 + 1
+    await repo.remember_dm_channel(user, 99)
+    assert await repo.dm_channel(user) == 99
+    await repo.remember_dm_channel(user, None)
+    assert await repo.dm_channel(user) is None
+    assert await repo.dm_channel(7) == 70, "another user's is untouched"
+
+
 async def test_a_notice_sets_strikes_and_owes_in_one_transaction(repo: Repository) -> None:
     table = await running(repo)
     await repo.announce(table.id, [owed(table.id, None, "Bo is back")], strikes={1: 0, 2: 3})

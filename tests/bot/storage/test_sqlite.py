@@ -381,7 +381,8 @@ async def test_a_version_1_file_is_upgraded_keeping_its_tables(db_path: Path) ->
         [seat] = await repository.seats(table.id)
         assert seat.name == "Ann" and seat.computer is None, "v3: existing seats are people"
         assert raw(db_path, "PRAGMA user_version") == [(schema.SCHEMA_VERSION,)]
-        assert schema.SCHEMA_VERSION == 10
+        assert schema.SCHEMA_VERSION == 11
+        assert await repository.dm_channel(3) is None, "v11: no DM channel kept yet"
         assert table.computer_level == "normal", "v10: computers play as before"
         assert not table.hidden, "v7: existing tables are public, as before"
         assert await repository.undelivered(table.id) == [], "v4: an empty outbox"

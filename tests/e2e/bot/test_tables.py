@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.app import GameMasterBot
 from bot.storage.models import TableStatus
 from games.complots import ActionKind
 from games.complots.models import Act
@@ -163,3 +164,60 @@ async def test_a_players_dm_channel_is_opened_once_for_the_welcome_and_the_deal(
             (dm,) = [c for c in store.channels.values() if c.recipient_id == user.id]
             texts = [m.content for m in store.messages.values() if m.channel_id == dm.id]
             assert len(texts) >= 2, "welcomed, then dealt, in one DM channel"
+
+
+def dms_opened(world: World) -> list[int]:
+    return [
+        int((r.body or {})["recipient_id"])
+        for r in world.fake.requests
+        if r.method == "POST" and r.path.endswith("/users/@me/channels")
+    ]
+
+
+async def lobby_of_two(world: World, bot: GameMasterBot) -> Table:
+    alice, bob = world.players[:2]
+    await (await world.fake.slash(alice, world.channel, "complots")).wait_response()
+    found = await bot.tables.table_in_channel(world.channel.id)
+    assert found is not None
+    table = Table(world, bot, found.id)
+    await table.settle()
+    await (await table.click_label(bob, "Join")).wait_response()
+    await table.settle()
+    return table
+
+
+async def test_a_restarted_bot_dms_players_without_opening_their_channels_again(
+    world: World,
+) -> None:
+    fake = world.fake
+    bob = world.players[1]
+    async with fake.running(world.bot()) as bot:
+        table = await lobby_of_two(world, bot)
+        assert bob.id in dms_opened(world), "bob was welcomed in a DM"
+    known = set(dms_opened(world))
+    welcomed = len(fake.dms(bob))
+    fake.requests.clear()
+    async with fake.running(world.bot()) as bot:
+        table = Table(world, bot, table.id)
+        await (await table.click_label(world.players[0], "Start")).wait_response()
+        await table.settle()
+        assert not set(dms_opened(world)) & known, "channels the bot had opened are kept"
+        assert len(fake.dms(bob)) > welcomed, "bob's cards came in his DM channel"
+
+
+async def test_a_kept_dm_channel_discord_no_longer_knows_is_opened_anew(world: World) -> None:
+    fake = world.fake
+    bob = world.players[1]
+    async with fake.running(world.bot()) as bot:
+        table = await lobby_of_two(world, bot)
+    gone = fake.store.dm_channels.pop(bob.id)
+    del fake.store.channels[gone.id]
+    fake.requests.clear()
+    async with fake.running(world.bot()) as bot:
+        table = Table(world, bot, table.id)
+        await (await table.click_label(world.players[0], "Start")).wait_response()
+        await table.settle()
+        assert dms_opened(world).count(bob.id) == 1
+        hands = [m.content for m in fake.dms(bob)]
+        assert hands and fake.store.dm_channels[bob.id].id != gone.id, "dealt in a new channel"
+        assert await bot.repo.dm_channel(bob.id) == fake.store.dm_channels[bob.id].id
