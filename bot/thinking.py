@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
 from games.ai import QUICK_LEVELS, Level
@@ -134,14 +135,24 @@ class Thinker:
         if not searches(level):
             return decide(game, level, view, rng, history, self.budget)
         question = Question.of(game, level, view, history, rng, self.budget)
-        loop = asyncio.get_running_loop()
-        answered = await loop.run_in_executor(self._workers(), answer, question)
+        try:
+            answered = await self._ask(question)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool refuses all work from
+            # then on. A new one takes this question and the next ones.
+            log.warning("a thinking worker died: starting new workers")
+            self.close()
+            answered = await self._ask(question)
         if answered.waited > self.budget / 2:
             self._rushed(answered.waited)
         # The choice as the engine's own model (it crossed processes as a copy).
         entry = GAMES[game]
         parsed: Choice = entry.parse_choice(entry.choice_adapter.dump_json(answered.choice))
         return parsed
+
+    async def _ask(self, question: Question) -> Answer:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._workers(), answer, question)
 
     def _rushed(self, waited: float) -> None:
         self.rushed += 1

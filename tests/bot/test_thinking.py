@@ -79,6 +79,21 @@ async def test_hard_thinks_in_a_worker_while_the_loop_goes_on(thinker: Thinker, 
     assert ticks >= 5, "the event loop kept running while the computer thought"
 
 
+async def test_workers_that_died_are_replaced(thinker: Thinker) -> None:
+    view, seat, history = asked("complots", 6)
+    first = await thinker.choose("complots", Level.HARD, view, decision_rng(6, 1, seat), history)
+    assert thinker._pool is not None
+    for process in list(thinker._pool._processes.values()):
+        process.kill()
+        process.join()
+    again = await thinker.choose("complots", Level.HARD, view, decision_rng(6, 1, seat), history)
+    assert view.prompt is not None and again in view.prompt.choices
+    assert thinker._pool is not None and all(
+        p.is_alive() for p in thinker._pool._processes.values()
+    ), "new workers answered"
+    assert first in view.prompt.choices
+
+
 def test_a_question_is_answered_alike_in_any_process() -> None:
     """What the worker runs, on a question that crossed a process boundary."""
     view, seat, history = asked("mascarade", 8)
