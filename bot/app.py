@@ -19,6 +19,7 @@ from games.registry import GAMES
 from .autoplay import Autoplay
 from .config import Settings
 from .records import RecordKeeper
+from .reminders import Reminders
 from .storage import repository_for
 from .storage.models import Deadline, Timeouts
 from .storage.repository import Repository
@@ -112,6 +113,9 @@ class GameMasterBot(commands.Bot):
         self.autoplay = Autoplay(self.tables, delay=settings.computer_delay)
         self.records = RecordKeeper(self.repo)
         self.tables.listeners = [self.renderer, self.autoplay, self.records]
+        self.reminders = Reminders(self.tables, self, self.renderer.writes)
+        if settings.turn_reminder:
+            self.tables.listeners.append(self.reminders)
         self.tables.announcer = TableAnnouncer(
             self.presenters, settings.away_after, every_line=settings.channel_log == "all"
         )
@@ -154,6 +158,7 @@ class GameMasterBot(commands.Bot):
         """Stop taking timeouts, flush what is queued for Discord, close the database."""
         await self.scheduler.stop()
         await self.autoplay.stop()
+        await self.reminders.stop()
         await self.records.stop()
         self.tables.thinker.close()
         await self.renderer.stop(timeout=3.0)

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     computer_think: Annotated[float, Field(ge=0.01, le=30)] = 1.0
     """Seconds a HARD computer may think over a decision (in a worker process,
     during ``computer_delay``: keep it at most that, or moves come later)."""
+    turn_reminder: bool = True
+    """Mention the one person a table waits on (a turn or a private choice) in its
+    channel once half of the time to answer is gone (the line goes once they move)."""
     think_workers: Annotated[int, Field(ge=1, le=64)] = 1
     """Worker processes for HARD computers' thinking (one core each while they think)."""
     render_interval: Annotated[float, Field(ge=0, le=10)] = 1.0

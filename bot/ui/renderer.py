@@ -355,6 +355,11 @@ class Renderer:
         everyone)."""
         return TableContext(snapshot, locale or snapshot.table.language, self.service.away_after)
 
+    @property
+    def writes(self) -> Writes:
+        """The bot's budget of REST writes, for other writers (``bot.reminders``)."""
+        return self._writes
+
     def presenter(self, snapshot: Snapshot) -> AnyPresenter:
         return self.presenters[snapshot.table.game]
 

@@ -74,6 +74,7 @@ STRINGS: dict[str, str] = {
     "table.choice_done": "Done.",
     "table.dm_closed": "{user}: I cannot DM you. Use the **My hand** button to see your cards.",
     "table.ended_by_moderator": "A moderator ended table #{table}.",
+    "table.reminder": "⏰ {user}, the table is waiting for you: {link} ({seconds} s left).",
     "table.footer": "Table #{table}",
     "table.recent": "What just happened",
     "table.unnamed": "Player {number}",
