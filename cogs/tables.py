@@ -36,7 +36,8 @@ class TablesCog(
     )
     async def log(self, interaction: discord.Interaction[Any]) -> None:
         table_id = await self._table_here(interaction)
-        panel = await self.bot.clicks.log_panel(table_id, interaction.locale.value)
+        user_id = interaction.user.id
+        panel = await self.bot.clicks.log_panel(table_id, user_id, interaction.locale.value)
         await self.bot.clicks.show_panel(interaction, panel)
 
 

@@ -635,12 +635,16 @@ class Controller:
         )
 
     async def _log(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await self.show_panel(interaction, await self.log_panel(table_id, interaction.locale.value))
+        panel = await self.log_panel(table_id, interaction.user.id, interaction.locale.value)
+        await self.show_panel(interaction, panel)
 
-    async def log_panel(self, table_id: int, locale: str | None) -> Panel:
+    async def log_panel(self, table_id: int, user_id: int, locale: str | None) -> Panel:
+        """The table's public lines (the last 40), privately; refused to non-players
+        while a hidden table runs."""
         snapshot = await self.service.snapshot(table_id)
         events = await self.service.public_log(table_id)
-        ctx = TableContext(snapshot, locale, self.service.away_after)
+        player = snapshot.seat_of(user_id) is not None
+        ctx = TableContext(snapshot, locale, self.service.away_after, player=player)
         if ctx.hidden:
             return Panel(content=t("watch.log_hidden", locale))
         lines = self.presenters[snapshot.table.game].event_lines(ctx, events)

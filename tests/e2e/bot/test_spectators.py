@@ -174,6 +174,9 @@ async def test_a_hidden_table_shows_only_players_and_turn_until_it_ends(world: W
         assert refusal(await refused_watch.wait_settled()) == HIDDEN_REFUSED
         log = await fake.slash(outsider, world.channel, "table", "log")
         assert (await private_answer(log)).content == STRINGS["watch.log_hidden"]
+        mine = await private_answer(await fake.slash(bob, world.channel, "table", "log"))
+        assert mine.content != STRINGS["watch.log_hidden"] and mine.embeds, "a player reads it"
+        assert f"#{table.id}" in mine.embeds[0]["title"]
 
         # The players play from their watch panels.
         state = await table.state()
