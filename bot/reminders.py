@@ -21,7 +21,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -38,6 +38,22 @@ log = logging.getLogger("bot.reminders")
 
 REMIND_AFTER = 0.5
 """Share of a window's time after which its one awaited person is reminded."""
+
+
+class Due(NamedTuple):
+    """Whom a table waits on alone, in which window, and when to remind them."""
+
+    user_id: int
+    window: str
+    at: float
+
+
+class Shown(NamedTuple):
+    """A reminder on show in a channel."""
+
+    channel_id: int
+    message_id: int
+    window: str
 
 
 @dataclass
@@ -59,36 +75,34 @@ class Reminders:
         """The renderer's budget of REST writes (``bot.ui.writes``)."""
         self.clock = time.time
         self._armed: dict[int, Waiting] = {}
-        self._posted: dict[int, tuple[int, int, str]] = {}
-        """Per table: the channel, message and window of the reminder on show."""
+        self._posted: dict[int, Shown] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def table_changed(self, snapshot: Snapshot) -> None:
         table_id = snapshot.table.id
         due = self._due(snapshot)
         armed = self._armed.get(table_id)
-        if armed is not None and (due is None or due[1] != armed.window):
+        if armed is not None and (due is None or due.window != armed.window):
             armed.handle.cancel()
             del self._armed[table_id]
             armed = None
         shown = self._posted.get(table_id)
-        if shown is not None and (due is None or due[1] != shown[2]):
+        if shown is not None and (due is None or due.window != shown.window):
             del self._posted[table_id]
-            self._spawn(self._delete(shown[0], shown[1]))
+            self._spawn(self._delete(shown.channel_id, shown.message_id))
             shown = None
         if due is None or armed is not None or shown is not None:
             return
-        user_id, window, at = due
-        delay = at - self.clock()
+        delay = due.at - self.clock()
         if delay <= 0:
             return  # already past: the window began before this process saw it
+        window = due.window
         handle = asyncio.get_running_loop().call_later(
             delay, lambda: self._spawn(self._remind(table_id, window))
         )
-        self._armed[table_id] = Waiting(user_id, window, handle)
+        self._armed[table_id] = Waiting(due.user_id, window, handle)
 
-    def _due(self, snapshot: Snapshot) -> tuple[int, str, float] | None:
-        """The person the table waits on alone, the window, and when to remind them."""
+    def _due(self, snapshot: Snapshot) -> Due | None:
         deadline: Deadline | None = snapshot.deadline
         if snapshot.state is None or deadline is None:
             return None
@@ -100,13 +114,13 @@ class Reminders:
             return None
         timeouts = snapshot.table.timeouts
         seconds = timeouts.turn if prompts[0].kind is PromptKind.TURN else timeouts.choice
-        return seat.user_id, deadline.window, deadline.due_at - seconds * (1 - REMIND_AFTER)
+        return Due(seat.user_id, deadline.window, deadline.due_at - seconds * (1 - REMIND_AFTER))
 
     async def _remind(self, table_id: int, window: str) -> None:
         armed = self._armed.pop(table_id, None)
         snapshot = await self.service.snapshot(table_id)
         due = self._due(snapshot)
-        if armed is None or due is None or due[1] != window or due[0] != armed.user_id:
+        if armed is None or due is None or due.window != window or due.user_id != armed.user_id:
             return
         table = snapshot.table
         assert snapshot.deadline is not None
@@ -126,7 +140,7 @@ class Reminders:
                 ),
                 suppress_embeds=True,
             )
-        self._posted[table_id] = (table.channel_id, message.id, window)
+        self._posted[table_id] = Shown(table.channel_id, message.id, window)
         # The table may have moved on while the line was being sent.
         await self.table_changed(await self.service.snapshot(table_id))
 
