@@ -21,8 +21,10 @@ simulations per choice, weaker evidence overrides NORMAL on noise."""
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from games.base import Event, Prompt, Seat
@@ -48,6 +50,16 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         self.finish_from = finish_from
         """From this many Lords in the fullest chamber on, simulations play the game
         out (up to ``horizon`` choices) instead of stopping after a round."""
+
+    def recall(
+        self,
+        view: ConspiracyView,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event],
+    ) -> Any:
+        with collector_paused():
+            return super().recall(view, prompt, rng, history)
 
     def candidates(
         self,
@@ -88,3 +100,18 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
 def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:
     """Whether the seat's first turn after turn number ``start`` is starting."""
     return state.turn == seat and state.stage is Stage.RECRUIT and state.turn_number > start
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic garbage collection inside: the simulations' states live across
+    many young collections, so full ones came often and, on a heap grown by NORMAL's
+    memos, one took up to 0.16 s of CPU in a decision of 0.2 s. A decision leaves
+    no cycles worth collecting at once; the collector resumes after it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
