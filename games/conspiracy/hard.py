@@ -17,7 +17,30 @@ caution 1): the round alone won 48 %, with the game played out from 10 Lords
 57 % (both within noise of each other: ± 13 points). At the 0.2 s budget the
 search's usual caution (2 standard errors) did better than 1 (seeds 1-30: 53 %
 against 40 % at 2 players, 27 % against 20 % at 4): with a handful of
-simulations per choice, weaker evidence overrides NORMAL on noise."""
+simulations per choice, weaker evidence overrides NORMAL on noise.
+
+Garbage collection: full collections (each traverses the long-lived heap: the
+engine's cached chamber views, NORMAL's memos) took about half of a decision's
+CPU and made the decisions over twice the budget (up to 0.27 s of CPU each). A
+decision now runs with the collector paused and freezes what lives after it
+(``collector_paused``): about twice the simulations (2 players at 0.2 s: 40-90
+a decision before 10 Lords, 15-30 after), and no decision over the budget.
+Played-out simulations start at 12 Lords (from 10, only 2-3 fitted in 0.2 s:
+never enough to override NORMAL).
+
+Measured (``bench.ai --hard --game conspiracy --against normal --clock cpu``,
+seeds 1-60, 60 games a cell, 95 % intervals), one HARD seat against NORMAL:
+at 0.2 s, 2 players 56.7 ± 12.5 % (fair 50), 3 players 53.3 ± 12.6 % (fair 33),
+4 players 26.7 ± 11.2 % (fair 25); 4,483 decisions, median 159 ms, p99 162 ms,
+max 173 ms of CPU. ONE_SECOND_FIGURES
+Within noise of NORMAL at 2 and 4 players: the search keeps NORMAL's choice in
+about nine searched decisions of ten (2 players, 0.2 s), its one-round look
+rarely gives 2 standard errors of evidence against NORMAL's own evaluation.
+NORMAL's weights are a local optimum (each of frontier, key_progress, key_both,
+reveal_leak, location_leak, deny moved either way lost or tied, 300 games at 2
+players; a bonus per Lord recruited, to hasten the end, lost too). ``win_share``
+fitted on NORMAL's games is about right mid-game but too sure early on (best
+scale about 40 points at the start, not 26)."""
 
 from __future__ import annotations
 
