@@ -32,7 +32,9 @@ Measured (``bench.ai --hard --game conspiracy --against normal --clock cpu``,
 seeds 1-60, 60 games a cell, 95 % intervals), one HARD seat against NORMAL:
 at 0.2 s, 2 players 56.7 ± 12.5 % (fair 50), 3 players 53.3 ± 12.6 % (fair 33),
 4 players 26.7 ± 11.2 % (fair 25); 4,483 decisions, median 159 ms, p99 162 ms,
-max 173 ms of CPU. ONE_SECOND_FIGURES
+max 173 ms of CPU. At 1.0 s (the bot's budget), 2 players 50.0 ± 12.7 %; 1,539
+decisions, median 799 ms, p99 802 ms, max 807 ms; 4 players (32 games only)
+34.4 ± 16.5 %, max 805 ms.
 Within noise of NORMAL at 2 and 4 players: the search keeps NORMAL's choice in
 about nine searched decisions of ten (2 players, 0.2 s), its one-round look
 rarely gives 2 standard errors of evidence against NORMAL's own evaluation.
