@@ -19,10 +19,10 @@ HARD = RoundSearch(
     # simulation can run much longer than the average the search plans with.
     settings=SearchSettings(horizon=40, headroom=0.2),
     guide=POLICIES[Level.NORMAL],
-    finish_from=10,
+    finish_from=12,
 )
 """Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
-end from 10 Lords on) with NORMAL in every seat (games.conspiracy.hard)."""
+end from 12 Lords on) with NORMAL in every seat (games.conspiracy.hard)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

@@ -17,12 +17,39 @@ caution 1): the round alone won 48 %, with the game played out from 10 Lords
 57 % (both within noise of each other: ± 13 points). At the 0.2 s budget the
 search's usual caution (2 standard errors) did better than 1 (seeds 1-30: 53 %
 against 40 % at 2 players, 27 % against 20 % at 4): with a handful of
-simulations per choice, weaker evidence overrides NORMAL on noise."""
+simulations per choice, weaker evidence overrides NORMAL on noise.
+
+Garbage collection: full collections (each traverses the long-lived heap: the
+engine's cached chamber views, NORMAL's memos) took about half of a decision's
+CPU and made the decisions over twice the budget (up to 0.27 s of CPU each). A
+decision now runs with the collector paused and freezes what lives after it
+(``collector_paused``): about twice the simulations (2 players at 0.2 s: 40-90
+a decision before 10 Lords, 15-30 after), and no decision over the budget.
+Played-out simulations start at 12 Lords (from 10, only 2-3 fitted in 0.2 s:
+never enough to override NORMAL).
+
+Measured (``bench.ai --hard --game conspiracy --against normal --clock cpu``,
+seeds 1-60, 60 games a cell, 95 % intervals), one HARD seat against NORMAL:
+at 0.2 s, 2 players 56.7 ± 12.5 % (fair 50), 3 players 53.3 ± 12.6 % (fair 33),
+4 players 26.7 ± 11.2 % (fair 25); 4,483 decisions, median 159 ms, p99 162 ms,
+max 173 ms of CPU. At 1.0 s (the bot's budget), 2 players 50.0 ± 12.7 %; 1,539
+decisions, median 799 ms, p99 802 ms, max 807 ms; 4 players (32 games only)
+34.4 ± 16.5 %, max 805 ms.
+Within noise of NORMAL at 2 and 4 players: the search keeps NORMAL's choice in
+about nine searched decisions of ten (2 players, 0.2 s), its one-round look
+rarely gives 2 standard errors of evidence against NORMAL's own evaluation.
+NORMAL's weights are a local optimum (each of frontier, key_progress, key_both,
+reveal_leak, location_leak, deny moved either way lost or tied, 300 games at 2
+players; a bonus per Lord recruited, to hasten the end, lost too). ``win_share``
+fitted on NORMAL's games is about right mid-game but too sure early on (best
+scale about 40 points at the start, not 26)."""
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from games.base import Event, Prompt, Seat
@@ -48,6 +75,16 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         self.finish_from = finish_from
         """From this many Lords in the fullest chamber on, simulations play the game
         out (up to ``horizon`` choices) instead of stopping after a round."""
+
+    def recall(
+        self,
+        view: ConspiracyView,
+        prompt: Prompt[Any],
+        rng: random.Random,
+        history: Sequence[Event],
+    ) -> Any:
+        with collector_paused():
+            return super().recall(view, prompt, rng, history)
 
     def candidates(
         self,
@@ -88,3 +125,26 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
 def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:
     """Whether the seat's first turn after turn number ``start`` is starting."""
     return state.turn == seat and state.stage is Stage.RECRUIT and state.turn_number > start
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic garbage collection inside, and what lives at the end is frozen
+    (``gc.freeze``) for the collections that follow.
+
+    A simulation's states outlive many young collections, so full ones came often,
+    and each traverses the long-lived heap (the engine's cached chamber views,
+    NORMAL's memos): they took about half the simulations of a 0.2 s decision, and
+    one, landing in a decision or when the collector resumed, took up to 0.27 s of
+    CPU (the decisions over twice the budget). The engine and the policies make no
+    reference cycles (a collection after a game of HARD decisions found none to
+    free), so nothing is left for the collector to reclaim: objects still go away
+    by their reference counts, frozen or not."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()

@@ -3,6 +3,7 @@ standing at their end, and a shortlist of choices."""
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 
@@ -152,3 +153,33 @@ def test_the_simulations_plan_on_part_of_the_budget(monkeypatch: pytest.MonkeyPa
     assert policy.choose(view, random.Random(1)) in view.prompt.choices
     assert HARD.settings.headroom == 0.2
     assert 0.1 < now[0] <= 0.8 * 0.2 + 0.03
+
+
+def test_no_automatic_garbage_collection_during_a_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Full collections took most of some 0.2 s decisions: the search pauses the
+    collector while it thinks, gives it back as it found it, and freezes what
+    lives after it (later collections do not traverse it again)."""
+    policy = HARD.with_settings(replace(FIXED, simulations=4))
+    seen: list[bool] = []
+    simulate = policy.simulate
+
+    def watched(*args: object) -> float:
+        seen.append(gc.isenabled())
+        return simulate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(policy, "simulate", watched)
+    state = recruiting(2, seed=6, steps=4)
+    view = GAME.view(state, state.turn)
+    for enabled in (True, False):
+        gc.unfreeze()
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert view.prompt is not None
+            assert policy.choose(view, random.Random(1)) in view.prompt.choices
+            assert gc.isenabled() is enabled
+            assert gc.get_freeze_count() > 0
+        finally:
+            gc.enable()
+    assert seen and not any(seen)
