@@ -9,7 +9,7 @@ from games.base import Event, Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
-from .ai import POLICIES
+from .ai import NORMAL_WEIGHTS, POLICIES, Judge
 from .cards import ActionKind, Card, GuestType
 from .engine import GAME, BloodyInn
 from .models import BloodyInnOptions, BloodyInnState, BloodyInnView, Cancel, Length, Pass, Stage
@@ -34,14 +34,29 @@ class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
         usual = choices[0]
         # How much to launder is NORMAL's call: one Pass is enough to weigh passing.
         passing = usual if isinstance(usual, Pass) else Pass(launder=0)
-        return [c for c in choices if not isinstance(c, Pass) or c == passing]
+        choices = [c for c in choices if not isinstance(c, Pass) or c == passing]
+        if view.stage is Stage.TARGET and len(choices) > SHORTLIST:
+            choices = [usual, *shortlist(view, choices[1:], SHORTLIST - 1)]
+        return choices
 
     def horizon(self, state: BloodyInnState) -> int:
         """About a round: the horizon is set for two players, each more adds its turns."""
         return self.settings.horizon + STEPS_PER_PLAYER * (state.seats - 2)
 
 
+def shortlist(view: BloodyInnView, targets: list[Any], count: int) -> list[Any]:
+    """The ``count`` targets NORMAL values most (a few simulations cannot weigh ten
+    rooms: they go to the targets a rule of thumb finds worth trying)."""
+    assert view.pending is not None
+    judge = Judge(view, NORMAL_WEIGHTS)
+    action = view.pending.action
+    ranked = sorted(targets, key=lambda c: -judge.target_value(action, c))
+    return ranked[:count]
+
+
 SEARCHED = (Stage.ACTION, Stage.TARGET)
+SHORTLIST = 5
+"""Targets searched at most, NORMAL's choice included."""
 STEPS_PER_PLAYER = 6
 """Choices one more player adds to a round: a room to fill, two actions."""
 
@@ -49,7 +64,7 @@ HARD = InnSearch(
     GAME,
     SAMPLER,
     rollout=POLICIES[Level.NORMAL],
-    settings=SearchSettings(horizon=20, headroom=0.15),
+    settings=SearchSettings(horizon=20, headroom=0.15, caution=1.0),
     guide=POLICIES[Level.NORMAL],
     undoing=(Cancel,),
 )

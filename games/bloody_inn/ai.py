@@ -150,6 +150,10 @@ def _score(player: PlayerView) -> int:
     return player.money + CHEQUE * player.cheques
 
 
+Plan = tuple[float, list[Card]]
+"""What paying for an action loses, and the hand left."""
+
+
 # Choices are frozen: the targets a Judge values are built once for every decision.
 @cache
 def _room_choice(room: int) -> BloodyInnChoice:
@@ -185,9 +189,9 @@ class Judge:
         """How much one franc of a rival counts against one of mine."""
         self._worth: dict[Card, float] = {}
         self._discounts: dict[ActionKind, int] = {}
-        self._plans: dict[tuple[int, ActionKind], tuple[float, list[Card]]] = {}
+        self._plans: dict[tuple[int, ActionKind], Plan] = {}
+        self._other_plans: dict[tuple[int, ActionKind, tuple[Card, ...]], Plan] = {}
         self._hands: dict[tuple[Card, ...], float] = {}
-        self._other_plans: dict[tuple[int, ActionKind, tuple[Card, ...]], tuple[float, list[Card]]] = {}
 
     # --- the table ---------------------------------------------------------------
 
@@ -646,9 +650,7 @@ class Judge:
                 limit = PEASANTS_PER_BRIBE if action is BRIBE else 1
                 if action is BRIBE and _effects(self.player, Effect.MORE_PEASANTS):
                     limit = 4
-                found += [
-                    _peasants_choice(n) for n in range(1, min(limit, self.view.bistro) + 1)
-                ]
+                found += [_peasants_choice(n) for n in range(1, min(limit, self.view.bistro) + 1)]
         elif action is BUILD:
             found += [_card_choice(c) for c in dict.fromkeys(self.hand) if spec(c).buildable]
         else:
