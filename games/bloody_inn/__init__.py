@@ -82,7 +82,9 @@ Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
 intervals; the goal is the fair share + 15 points): at 0.2 s per decision, 83 ± 9 %
 at 2 players and 50 ± 13 % at 3 (60 games each), 35.5 ± 9.4 % at 4 (100 games,
 short of 40 %; on its first 60, 30 ± 12 %, before the shortlist and caution 1.0:
-33 ± 12 %); decisions' median 2 ms, p99 172 ms, max 199 ms."""
+33 ± 12 %); decisions' median 2 ms, p99 172 ms, max 199 ms. At the bot's 1.0 s:
+41.7 ± 12.5 % at 4 players (60 games, in 12-game runs from seeds 1, 13, ..., 49);
+p99 853 ms, max 859 ms."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""
