@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from games.ai import Level, Policy
@@ -150,6 +150,26 @@ def _score(player: PlayerView) -> int:
     return player.money + CHEQUE * player.cheques
 
 
+Plan = tuple[float, list[Card]]
+"""What paying for an action loses, and the hand left."""
+
+
+# Choices are frozen: the targets a Judge values are built once for every decision.
+@cache
+def _room_choice(room: int) -> BloodyInnChoice:
+    return TargetRoom(room=room)
+
+
+@cache
+def _peasants_choice(count: int) -> BloodyInnChoice:
+    return TargetPeasants(count=count)
+
+
+@cache
+def _card_choice(card: Card) -> BloodyInnChoice:
+    return TargetCard(card=card)
+
+
 class Judge:
     """The estimates of one decision, for the viewer (built once per decision)."""
 
@@ -169,7 +189,9 @@ class Judge:
         """How much one franc of a rival counts against one of mine."""
         self._worth: dict[Card, float] = {}
         self._discounts: dict[ActionKind, int] = {}
-        self._plans: dict[tuple[int, ActionKind], tuple[float, list[Card]]] = {}
+        self._plans: dict[tuple[int, ActionKind], Plan] = {}
+        self._other_plans: dict[tuple[int, ActionKind, tuple[Card, ...]], Plan] = {}
+        self._hands: dict[tuple[Card, ...], float] = {}
 
     # --- the table ---------------------------------------------------------------
 
@@ -304,10 +326,15 @@ class Judge:
 
     def hand_value(self, cards: Sequence[Card]) -> float:
         """The accomplices together: each further one is worth a bit less."""
+        key = tuple(cards)
+        found = self._hands.get(key)
+        if found is not None:
+            return found
         total, factor = 0.0, 1.0
         for value in sorted((self.worth(c) for c in cards), reverse=True):
             total += value * factor
             factor *= self.w.decay
+        self._hands[key] = total
         return total
 
     def pay_plan(
@@ -323,7 +350,11 @@ class Judge:
             if plan is None:
                 plan = self._plans[key] = self._pay_plan(count, action, hand)
             return plan[0], list(plan[1])
-        return self._pay_plan(count, action, hand)
+        other = (count, action, tuple(hand))
+        plan = self._other_plans.get(other)
+        if plan is None:
+            plan = self._other_plans[other] = self._pay_plan(count, action, hand)
+        return plan[0], list(plan[1])
 
     def _pay_plan(
         self, count: int, action: ActionKind, hand: Sequence[Card]
@@ -614,18 +645,16 @@ class Judge:
         if action in (BRIBE, KILL):
             for number, room in enumerate(self.view.rooms, start=1):
                 if room.guest is not None:
-                    found.append(TargetRoom(room=number))
+                    found.append(_room_choice(number))
             if self.view.bistro:
                 limit = PEASANTS_PER_BRIBE if action is BRIBE else 1
                 if action is BRIBE and _effects(self.player, Effect.MORE_PEASANTS):
                     limit = 4
-                found += [
-                    TargetPeasants(count=n) for n in range(1, min(limit, self.view.bistro) + 1)
-                ]
+                found += [_peasants_choice(n) for n in range(1, min(limit, self.view.bistro) + 1)]
         elif action is BUILD:
-            found += [TargetCard(card=c) for c in dict.fromkeys(self.hand) if spec(c).buildable]
+            found += [_card_choice(c) for c in dict.fromkeys(self.hand) if spec(c).buildable]
         else:
-            found += [TargetCard(card=c) for c in dict.fromkeys(self.corpses)]
+            found += [_card_choice(c) for c in dict.fromkeys(self.corpses)]
         return found
 
     def targets(self, action: ActionKind) -> list[tuple[BloodyInnChoice, float]]:

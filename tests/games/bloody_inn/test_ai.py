@@ -12,7 +12,7 @@ import pytest
 from games.ai import RANDOM, Level, Policy, decision_rng
 from games.base import Seat
 from games.bloody_inn import GAME, ActionKind, BloodyInnOptions, BloodyInnState, Length
-from games.bloody_inn.ai import POLICIES
+from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge
 from games.bloody_inn.models import (
     Act,
     BloodyInnChoice,
@@ -164,6 +164,21 @@ def test_pays_with_returning_cards_then_the_cheapest_keeping_the_useful_ones() -
     assert decide(NORMAL, table.state) == Pay(card=C.BARON)
     table.do(0, Pay(card=C.BARON))
     assert sorted(table.hand(0)) == sorted([C.NOVICE, C.PEACEKEEPER, C.COUNT])
+
+
+def test_a_remembered_pay_plan_is_not_changed_by_its_user() -> None:
+    """The judge computes each pay plan once per decision: the hand it returns is the
+    caller's to change, the next answer the same as the first."""
+    hand = [C.PEACEKEEPER, C.NOVICE, C.BARON, C.COUNT]
+    view = GAME.view(rigged(hands=[hand, [], []], rooms={4: C.BRIGADIER_CHIEF}), 0)
+    judge = Judge(view, NORMAL_WEIGHTS)
+    smaller = hand[1:]
+    first_loss, first_left = judge.pay_plan(2, ActionKind.KILL, smaller)
+    kept = list(first_left)
+    first_left.clear()
+    assert judge.pay_plan(2, ActionKind.KILL, smaller) == (first_loss, kept)
+    assert judge.hand_value(kept) == Judge(view, NORMAL_WEIGHTS).hand_value(kept)
+    assert kept == [C.COUNT], "the two cheapest pay a Kill"
 
 
 def test_takes_the_workshop_discount() -> None:

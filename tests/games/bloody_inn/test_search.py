@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.ai import Level
-from games.bloody_inn import GAME, HARD, BloodyInnState, BloodyInnView
+from games.bloody_inn import GAME, HARD, SHORTLIST, ActionKind, BloodyInnState, BloodyInnView
 from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge
 from games.bloody_inn.models import Act, Pass, Stage
 from games.bloody_inn.sampler import SAMPLER, SCORE_SCALE, standing_view
@@ -121,3 +121,28 @@ def test_the_headroom_keeps_part_of_the_budget_free(
     assert choice in view.prompt.choices
     kept = 0.2 * (1 - headroom)
     assert kept - 0.03 <= now[0] <= kept + 0.03
+
+
+def test_the_search_weighs_only_the_targets_normal_values_most() -> None:
+    """Six guests to bribe: NORMAL's choice and the next best by NORMAL's values
+    (SHORTLIST in all) are searched, not every room."""
+    state = rigged(
+        hands=[[C.PEASANT] * 4, [], []],
+        rooms={1: C.BARON, 2: C.MONK, 3: C.ABBOT, 4: C.MAJOR, 5: C.COUNT, 6: C.PEASANT},
+        bistro=2,
+    )
+    view = _asked(state)
+    assert view.prompt is not None
+    bribe = Act(action=ActionKind.BRIBE)
+    assert bribe in view.prompt.choices
+    state, _ = GAME.apply(state, 0, bribe)
+    view = _asked(state)
+    assert view.stage is Stage.TARGET and view.prompt is not None
+    assert len(view.prompt.choices) > SHORTLIST
+    candidates = HARD.candidates(view, view.prompt, random.Random(4))
+    assert len(candidates) == SHORTLIST
+    assert candidates[0] == NORMAL.choose(view, random.Random(random.Random(4).random()))
+    judge = Judge(view, NORMAL_WEIGHTS)
+    worth = {c: judge.target_value(ActionKind.BRIBE, c) for c in view.prompt.choices}
+    left_out = [worth[c] for c in view.prompt.choices if c not in candidates]
+    assert left_out and min(worth[c] for c in candidates[1:]) >= max(left_out)
