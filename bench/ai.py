@@ -25,7 +25,6 @@ Nothing is asserted: it is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -34,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bench.ledger import Cell, Ledger, Played, Tally, bucketed, fingerprint
+from bench.ledger import Cell, Ledger, Played, Tally, bucketed, fingerprint, wilson
 from games.ai import QUICK_LEVELS, Level, Policy
 from games.base import Event, Prompt
 from games.registry import GAMES, policy_for
@@ -73,10 +72,8 @@ class Match:
     def rate(self) -> float:
         return self.wins / self.games
 
-    @property
-    def margin(self) -> float:
-        """Half-width of a 95% confidence interval of the rate."""
-        return 1.96 * math.sqrt(self.rate * (1 - self.rate) / self.games)
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.rate, self.games)
 
 
 def play_match(name: str, players: int, hero: Timed, others: Timed, games: int, seed: int) -> Match:
@@ -145,7 +142,7 @@ def play_cell(cell: Cell, hero: Timed, others: Timed, games: int, ledger: Ledger
     """Plays the cell's games ``0`` to ``games - 1`` that the ledger lacks, recording
     each as it ends; returns the cell's tally (of the ledger's games too)."""
     tally = ledger.tally(cell).model_copy(deep=True) if ledger else Tally(cell=cell)
-    for index in (i for i in range(games) if i not in tally.played):
+    for index in tally.missing(games):
         before = len(hero.seconds)
         share = hero_game(GAMES[cell.game], hero, others, cell.players, index, cell.seed)
         seconds = hero.seconds[before:]
@@ -162,7 +159,8 @@ def play_cell(cell: Cell, hero: Timed, others: Timed, games: int, ledger: Ledger
     return tally
 
 
-def cell_line(tally: Tally, seconds: float) -> str:
+def cell_line(tally: Tally, seconds: float | None = None) -> str:
+    """The cell's win rate and decision times (and the seconds this run took)."""
     cell = tally.cell
     budget_ms = cell.budget * 1000
     low, high = tally.interval()
@@ -172,7 +170,8 @@ def cell_line(tally: Tally, seconds: float) -> str:
         f" (fair {1 / cell.players:.1%});"
         f" {tally.decisions} decisions: median ≤ {tally.quantile_ms(0.5):.0f} ms,"
         f" p99 ≤ {tally.quantile_ms(0.99):.0f} ms, max {tally.longest_ms:.0f} ms,"
-        f" {tally.over_ms(2 * budget_ms)} maybe over {2 * budget_ms:.0f} ms   ({seconds:.0f} s)"
+        f" {tally.over_ms(2 * budget_ms)} maybe over {2 * budget_ms:.0f} ms"
+        + ("" if seconds is None else f"   ({seconds:.0f} s)")
     )
 
 
@@ -194,24 +193,20 @@ def report(path: Path) -> None:
         if tally.cell.game != game:
             game = tally.cell.game
             print(f"\n{game}")
-        print(f"  [{tally.cell.budget} s {tally.cell.clock}]" + cell_line(tally, 0)[:-8])
+        print(f"  [{tally.cell.budget} s {tally.cell.clock}]" + cell_line(tally))
 
 
-def timing_line(level: Level, seconds: list[float], budget: float | None = None) -> str:
+def timing_line(level: Level, seconds: list[float]) -> str:
     if not seconds:
         return f"{level.value:<8} no decisions"
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     mean = statistics.fmean(seconds)
-    line = (
+    return (
         f"{level.value:<8}{len(seconds):>10} decisions   mean {mean * 1e3:7.3f} ms"
         f"   median {statistics.median(ordered) * 1e3:7.3f} ms"
         f"   p99 {p99 * 1e3:7.3f} ms   max {ordered[-1] * 1e3:7.2f} ms"
     )
-    if budget is not None:
-        over = sum(1 for s in seconds if s > 2 * budget)
-        line += f"   (budget {budget * 1e3:.0f} ms, {over} over twice the budget)"
-    return line
 
 
 def main() -> None:
@@ -271,9 +266,10 @@ def main() -> None:
             match = play_match(
                 name, players, timers[Level.NORMAL], timers[opponent], args.games, args.seed
             )
+            low, high = match.interval()
             print(
                 f"  normal vs {players - 1} {opponent.value:<6}: normal wins {match.rate:6.1%}"
-                f" ± {match.margin:.1%}   ({match.seconds:.0f} s)"
+                f" ({low:.1%}-{high:.1%})   ({match.seconds:.0f} s)"
             )
         for level in QUICK_LEVELS:
             print("  " + timing_line(level, timers[level].seconds))

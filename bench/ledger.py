@@ -74,6 +74,18 @@ class Played(BaseModel):
     longest_ms: float
 
 
+def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """A rate's 95 % confidence interval over ``games`` (Wilson's: sound at small
+    samples and at rates near 0 or 1, where the normal approximation shrinks to
+    nothing)."""
+    if not games:
+        return 0.0, 1.0
+    spread = z * z / games
+    centre = (rate + spread / 2) / (1 + spread)
+    half = z * math.sqrt(rate * (1 - rate) / games + spread / (4 * games)) / (1 + spread)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def bucketed(seconds: Iterable[float]) -> dict[int, int]:
     counts: dict[int, int] = defaultdict(int)
     for value in seconds:
@@ -105,17 +117,12 @@ class Tally(BaseModel):
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """The rate's 95 % confidence interval (Wilson's: sound at small samples and
-        at rates near 0 or 1, where the normal approximation shrinks to nothing)."""
-        n = self.games
-        if not n:
-            return 0.0, 1.0
-        centre = (self.rate + z * z / (2 * n)) / (1 + z * z / n)
-        half = (
-            z * math.sqrt(self.rate * (1 - self.rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        )
-        return max(0.0, centre - half), min(1.0, centre + half)
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.rate, self.games)
+
+    def missing(self, games: int) -> list[int]:
+        """The indexes of the cell's first ``games`` games not yet played."""
+        return [index for index in range(games) if index not in self.played]
 
     @property
     def decisions(self) -> int:
@@ -153,11 +160,6 @@ class Ledger:
 
     def tally(self, cell: Cell) -> Tally:
         return self.tallies.get(cell) or Tally(cell=cell)
-
-    def missing(self, cell: Cell, games: int) -> list[int]:
-        """The indexes of the first ``games`` games of the cell not yet played."""
-        played = self.tally(cell).played
-        return [index for index in range(games) if index not in played]
 
     def record(self, game: Played) -> None:
         """Adds a finished game, to the file at once."""

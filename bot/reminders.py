@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -148,13 +149,13 @@ class Reminders:
         async with self.writes:
             await self.client.http.delete_message(channel_id, message_id)
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(self._logged(work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     @staticmethod
-    async def _logged(work: Any) -> None:
+    async def _logged(work: Coroutine[Any, Any, None]) -> None:
         try:
             await work
         except discord.HTTPException as error:

@@ -34,7 +34,7 @@ def test_a_run_goes_on_from_the_games_the_ledger_lacks(tmp_path: Path) -> None:
     for index in (0, 1, 3):
         first.record(game(index, share=index % 2))
     again = Ledger(path)
-    assert again.missing(CELL, 6) == [2, 4, 5]
+    assert again.tally(CELL).missing(6) == [2, 4, 5]
     assert again.tally(CELL).games == 3 and again.tally(CELL).wins == 2.0
 
 
