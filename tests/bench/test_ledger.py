@@ -48,10 +48,29 @@ def test_played_games_match_one_uninterrupted_tournament(tmp_path: Path) -> None
 
     play_cell(CELL, *players(), games=2, ledger=ledger)
     tally = play_cell(CELL, *players(), games=4, ledger=Ledger(ledger.path))
-    assert len(ledger.path.read_text().splitlines()) == 4
+    assert len(ledger.path.read_text().splitlines()) == 1 + 4, "the cell once, then its games"
     hero, others = players()
     assert tally.wins / 4 == hero_share(GAMES["complots"], hero, others, 2, 4, CELL.seed)
     assert tally.decisions == len(hero.seconds)
+
+
+def test_the_file_names_each_cell_once_and_reads_back_what_was_recorded(
+    tmp_path: Path,
+) -> None:
+    other = CELL.model_copy(update={"players": 3})
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    for index in range(3):
+        ledger.record(game(index, share=index / 2))
+        ledger.record(game(index, share=1.0, cell=other))
+    lines = ledger.path.read_text().splitlines()
+    assert len(lines) == 2 + 6
+    assert sum(line.startswith("{") for line in lines) == 2
+    assert all(len(line) < 60 for line in lines if line.startswith("["))
+    again = Ledger(ledger.path)
+    assert again.tallies == ledger.tallies
+    assert again.tally(CELL).wins == 1.5 and again.tally(other).wins == 3.0
+    again.record(game(3, share=0.0))
+    assert len(again.path.read_text().splitlines()) == 2 + 7, "a known cell is not named again"
 
 
 def test_a_game_counted_twice_counts_once() -> None:
@@ -67,8 +86,10 @@ def test_cells_of_other_code_are_left_out_and_pruned(tmp_path: Path) -> None:
     ledger.record(game(0, 1.0))
     ledger.record(game(0, 0.0, old))
     assert [t.cell for t in ledger.current({"complots": "abc"})] == [CELL]
-    assert ledger.prune({"complots": "abc"}) == 1
+    ledger.record(game(1, 0.0, old))
+    assert ledger.prune({"complots": "abc"}) == 2
     assert list(Ledger(ledger.path).tallies) == [CELL]
+    assert len(ledger.path.read_text().splitlines()) == 2, "the old cell's line went too"
 
 
 def test_the_fingerprint_follows_the_game_s_code_and_the_shared_code(tmp_path: Path) -> None:
