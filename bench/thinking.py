@@ -9,6 +9,11 @@ are asked together; each round prints the seconds from asking to the answer (min
 median, max) and how many questions waited over half their budget for a worker.
 The bot waits ``COMPUTER_DELAY`` (1.5 s) before a computer's move, thinking
 meanwhile: an answer later than that is a late move. Nothing is asserted.
+
+First, the first question after the thinker starts, with cold workers (they start
+when asked) and with workers warmed beforehand (``Thinker.warm``, as the bot does
+when a searching computer is seated or its game starts): seconds to the answer,
+and whether it waited for its worker over half its budget (then it thinks less).
 """
 
 from __future__ import annotations
@@ -60,6 +65,24 @@ async def round_of(thinker: Thinker, game: str, questions: list[tuple[View, list
     )
 
 
+async def first_question(game: str, budget: float, view: View, history: list[Event]) -> None:
+    for warmed in (False, True):
+        thinker = Thinker(workers=1, budget=budget)
+        try:
+            if warmed:
+                for future in thinker.warm(game, Level.HARD):
+                    await asyncio.wrap_future(future)
+            asked = time.perf_counter()
+            await thinker.choose(game, Level.HARD, view, random.Random(0), history)
+            seconds = time.perf_counter() - asked
+        finally:
+            thinker.close()
+        print(
+            f"  first question, {'warmed' if warmed else 'cold'} worker: answered after"
+            f" {seconds:.2f} s{', short of its budget' if thinker.rushed else ''}"
+        )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=6)
@@ -69,11 +92,12 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     questions = [mid_game(args.game, seed) for seed in range(args.tables)]
-    thinker = Thinker(workers=args.workers, budget=args.budget)
     print(
         f"{args.tables} HARD questions of {args.game} at once, {args.workers} worker(s),"
         f" {args.budget} s budget; load {os.getloadavg()[0]:.1f}"
     )
+    await first_question(args.game, args.budget, *questions[0])
+    thinker = Thinker(workers=args.workers, budget=args.budget)
     try:
         view, history = questions[0]  # a first question starts the worker
         await thinker.choose(args.game, Level.HARD, view, random.Random(0), history)

@@ -16,7 +16,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -356,6 +356,7 @@ class TableService:
                 deadline=deadline,
                 outbox=self.announcer.announce(started),
             )
+            self._warm_computers(table, seats)
             self._arm(table_id, deadline)
             self.forget(table_id)
             return await self._notify(table_id, started=True)
@@ -521,8 +522,18 @@ class TableService:
                 raise Refusal("table_full") from None
             except WrongStatus:
                 raise Refusal("not_lobby") from None
+            self.thinker.warm(table.game, level)
             self.forget(table_id)
             return await self._notify(table_id)
+
+    def _warm_computers(self, table: TableRecord, seats: Sequence[SeatRecord]) -> None:
+        """Gets the thinking workers ready for the game's computers that search (those
+        seated, and those that may play for away players)."""
+        levels = {Level(seat.computer) for seat in seats if seat.computer is not None}
+        if table.takeover:
+            levels.add(Level(table.computer_level))
+        for level in levels:
+            self.thinker.warm(table.game, level)
 
     async def remove_computer(self, table_id: int, user_id: int, *, moderator: bool) -> Snapshot:
         """The creator takes the last computer player out of the lobby."""

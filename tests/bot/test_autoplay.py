@@ -6,6 +6,7 @@ import asyncio
 import random
 import time
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,34 @@ async def test_moves_are_paced_and_resume_after_a_restart(service: TableService)
     version = (await service.snapshot(table)).version
     await asyncio.sleep(0.5)
     assert (await service.snapshot(table)).version == version, "a stopped driver plays nothing"
+
+
+class WarmedThinker(Thinker):
+    """Keeps what it was asked to warm, and starts no process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warmed: list[tuple[str, Level]] = []
+
+    def warm(self, game: str, level: Level) -> list[Future[int]]:
+        self.warmed.append((game, level))
+        return []
+
+
+async def test_searching_computers_get_their_workers_ready_from_the_lobby(
+    service: TableService,
+) -> None:
+    """A worker's start costs a second or two: it is paid while people gather, not
+    by the first decision."""
+    thinker = WarmedThinker()
+    service.thinker = thinker
+    table = await table_with_computers(service, Level.HARD, Level.EASY)
+    assert thinker.warmed == [("complots", Level.HARD), ("complots", Level.EASY)]
+    await service.set_computer_level(table, PERSON, Level.HARD.value, moderator=False)
+    await service.set_takeover(table, PERSON, True, moderator=False)
+    thinker.warmed.clear()
+    await service.start(table, PERSON, moderator=False)
+    assert sorted(thinker.warmed) == [("complots", Level.EASY), ("complots", Level.HARD)]
 
 
 class RecordingThinker(Thinker):

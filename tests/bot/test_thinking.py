@@ -4,6 +4,7 @@ event loop goes on, each from the seat's view and visible history only."""
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import random
 from collections.abc import Iterator, Sequence
@@ -92,6 +93,19 @@ async def test_workers_that_died_are_replaced(thinker: Thinker) -> None:
         p.is_alive() for p in thinker._pool._processes.values()
     ), "new workers answered"
     assert first in view.prompt.choices
+
+
+def test_warming_starts_the_workers_and_loads_the_player_before_any_question() -> None:
+    thinking = Thinker(workers=2, budget=0.2)
+    try:
+        assert thinking.warm("mascarade", Level.NORMAL) == []
+        assert thinking._pool is None, "a rule of thumb needs no worker"
+        warmed = thinking.warm("mascarade", Level.HARD)
+        pids = {future.result(timeout=120) for future in warmed}
+        assert len(warmed) == 2 and pids and os.getpid() not in pids
+        assert thinking._pool is not None and pids <= set(thinking._pool._processes)
+    finally:
+        thinking.close()
 
 
 def test_a_question_is_answered_alike_in_any_process() -> None:
