@@ -13,7 +13,7 @@ from games.base import Event, Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
-from .ai import POLICIES, RememberingPolicy
+from .ai import POLICIES, NormalPolicy, RememberingPolicy
 from .cards import Character
 from .engine import GAME, Mascarade
 from .models import MascaradeOptions, MascaradeState, MascaradeView
@@ -36,11 +36,6 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
     remembers = True
     """Track the deals through the history once per decision, for the guide's beliefs
     and the sampler's deals (else both read the view alone)."""
-
-    def with_settings(self, settings: SearchSettings) -> MascaradeSearch:
-        searcher = copy.copy(self)
-        searcher.settings = settings
-        return searcher
 
     def recall(
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
@@ -72,12 +67,12 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
 HARD = MascaradeSearch(
     GAME,
     SAMPLER,
-    rollout=POLICIES[Level.NORMAL],
+    rollout=NormalPolicy(),
     settings=SearchSettings(horizon=40),
     guide=RememberingPolicy(),
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
-history gives), playing on with NORMAL (games.search)."""
+history gives), playing on with NORMAL from the views alone (games.search)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

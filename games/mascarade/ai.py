@@ -57,7 +57,7 @@ from .models import (
     Swap,
     SwapCause,
 )
-from .sampler import track
+from .sampler import PARTICLES, track
 
 Belief = dict[Character, float]
 MascaradePrompt = Prompt[MascaradeChoice]
@@ -575,7 +575,9 @@ class Mind:
 
 class NormalPolicy(Policy[MascaradeView, MascaradeChoice]):
     """Tracks beliefs, looks when unsure, steals known good cards, announces and
-    contests when the expected coins say so, bluffs when a bluff pays."""
+    contests when the expected coins say so, bluffs when a bluff pays: from the
+    view alone (HARD's simulations play it, as they have no history to give).
+    The NORMAL level is ``RememberingPolicy``."""
 
     level = Level.NORMAL
 
@@ -598,13 +600,23 @@ class NormalPolicy(Policy[MascaradeView, MascaradeChoice]):
 
 
 class RememberingPolicy(NormalPolicy):
-    """NORMAL whose beliefs come from the seat's history as well as its view: the
-    deals ``track`` follows from the opening deal through every swap, sight and
-    claim (the view alone forgets which two cards a swap exchanged). Given
-    ``deals``, it uses those (a search thinking from one moment)."""
+    """NORMAL: beliefs from the seat's history as well as its view, the deals
+    ``track`` follows from the opening deal through every swap, sight and claim
+    (the view alone forgets which two cards a swap exchanged). Given ``deals``, it
+    uses those (a search thinking from one moment). Against the view-only
+    ``NormalPolicy``, 1,000 games a size (seed 1), following 200 deals: 50.1 % at 2
+    players (fair 50), 38.6 at 3 (33.3), 33.0 at 4 (25), 27.7 at 6 (16.7), 45.3 at
+    10 (10); following NORMAL's 50: 37.4 % at 3, 34.0 at 4, 25.7 at 6 (1,000
+    games), 42.7 at 10 (300)."""
 
-    def __init__(self, deals: Sequence[Sequence[Character]] | None = None) -> None:
+    remembers = True
+
+    def __init__(
+        self, deals: Sequence[Sequence[Character]] | None = None, particles: int = PARTICLES
+    ) -> None:
         self.deals = deals
+        self.particles = particles
+        """Deals followed through the history when none are given (``track``)."""
 
     def recall(
         self,
@@ -613,7 +625,7 @@ class RememberingPolicy(NormalPolicy):
         rng: random.Random,
         history: Sequence[Event],
     ) -> MascaradeChoice:
-        deals = self.deals if self.deals is not None else track(view, history)
+        deals = self.deals if self.deals is not None else track(view, history, self.particles)
         return self.think(Mind(view, remembered(view, deals)), prompt, rng)
 
     def decide(
@@ -752,7 +764,14 @@ def easy_target(view: MascaradeView, table: Fortunes, prompt: MascaradePrompt) -
     return richest
 
 
+NORMAL_PARTICLES = 50
+"""Deals NORMAL follows through the history. It decides on the bot's event loop:
+200 (HARD's) cost 3-5 ms a decision at 4-13 players (median; p99 up to 13 ms), 50
+cost 0.8-2.1 ms (p99 up to 6 ms), and won as often within noise against the
+view-only NORMAL (6 players, 1,000 games: 25.7 % against 27.7 %; 10 players:
+42.7 % over 300 games against 45.3 % over 1,000)."""
+
 POLICIES: dict[Level, Policy[Any, Any]] = {
     Level.EASY: EasyPolicy(),
-    Level.NORMAL: NormalPolicy(),
+    Level.NORMAL: RememberingPolicy(particles=NORMAL_PARTICLES),
 }

@@ -157,14 +157,16 @@ def opening_deal(view: MascaradeView, history: Sequence[Event]) -> list[Characte
     return seen
 
 
-def track(view: MascaradeView, history: Sequence[Event]) -> list[list[Character]] | None:
+def track(
+    view: MascaradeView, history: Sequence[Event], count: int = PARTICLES
+) -> list[list[Character]] | None:
     """Deals (every place's card now) that agree with everything the seat saw, each
     followed from the opening deal through the history: a swap the seat did not make
     exchanges the two cards with ``SWAP_ODDS``, its own as it decided, and a sight
     (a look, a Spy's look, a reveal) keeps the deals that show that card there;
     at the end, a deal agreeing with standing claims is likelier (``claim_odds``).
     None when the view's memories do not account for the opening deal (or no
-    history came with a view that needs one)."""
+    history came with a view that needs one). ``count`` deals are followed."""
     if not history and any(m is not None and m.stale for m in flat(view)):
         return None  # the view's stale memories came from a history not given
     viewer = view.viewer
@@ -175,7 +177,7 @@ def track(view: MascaradeView, history: Sequence[Event]) -> list[list[Character]
     if sum(missing.values()) != len(holes):
         return None
     particles: list[list[Character]] = []
-    for _ in range(PARTICLES):
+    for _ in range(count):
         filling = list(missing.elements())
         rng.shuffle(filling)
         filled = list(deal)

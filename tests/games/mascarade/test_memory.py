@@ -19,13 +19,21 @@ from games.mascarade import (
     MascaradeState,
     MascaradeView,
 )
-from games.mascarade.ai import POLICIES, RememberingPolicy, beliefs_of, flat_memories
+from games.mascarade.ai import (
+    POLICIES,
+    NormalPolicy,
+    RememberingPolicy,
+    beliefs_of,
+    flat_memories,
+)
 from games.mascarade.models import Announced, Stage, SwapDone, SwapPrepared
 from games.mascarade.sampler import opening_deal, track
 from games.search import SearchSettings
 from tests.games.playouts import hero_share
 
 NORMAL = POLICIES[Level.NORMAL]
+FORGETFUL = NormalPolicy()
+"""NORMAL from the view alone (HARD's simulations play it)."""
 
 
 @dataclass
@@ -38,7 +46,8 @@ class Moment:
 
 
 def moments(players: int, games: int, every: int = 5) -> list[Moment]:
-    """Every ``every``-th decision of seeded all-NORMAL games, with the opening deal."""
+    """Every ``every``-th decision of seeded games of the view-only NORMAL, with the
+    opening deal."""
     found: list[Moment] = []
     for seed in range(games):
         state = GAME.setup(players, GAME.options_model(), seed)
@@ -50,7 +59,7 @@ def moments(players: int, games: int, every: int = 5) -> list[Moment]:
             view = GAME.view(state, seat)
             if state.step % every == 0:
                 found.append(Moment(seat, view, list(histories[seat]), state, deal))
-            choice = NORMAL.choose(view, decision_rng(seed, state.step, seat))
+            choice = FORGETFUL.choose(view, decision_rng(seed, state.step, seat))
             state, events = GAME.apply(state, seat, choice)
             for event in events:
                 for each in range(players):
@@ -123,9 +132,17 @@ def any_swap_by_other(moment: Moment) -> bool:
     )
 
 
-def test_without_its_history_the_remembering_player_is_normal() -> None:
+def test_the_normal_level_remembers_and_hard_plays_on_from_views_alone() -> None:
+    """NORMAL reads the seat's history (the bot loads it for each decision); HARD's
+    simulations have none to give, so they play the view-only NORMAL."""
+    assert isinstance(NORMAL, RememberingPolicy) and NORMAL.remembers
+    assert type(HARD.rollout) is NormalPolicy and not HARD.rollout.remembers
+    assert isinstance(HARD.guide, RememberingPolicy)
+
+
+def test_without_its_history_the_remembering_player_decides_from_the_view() -> None:
     """A view with stale memories and no history: the deals cannot be followed, so it
-    decides as NORMAL does."""
+    decides as the view-only NORMAL does."""
     remembering = RememberingPolicy()
     compared = 0
     for moment in moments(6, games=1, every=3):
@@ -137,16 +154,16 @@ def test_without_its_history_the_remembering_player_is_normal() -> None:
         assert track(moment.view, ()) is None
         rng = random.Random(compared)
         first = remembering.choose(moment.view, rng)
-        assert first == NORMAL.choose(moment.view, random.Random(compared))
+        assert first == FORGETFUL.choose(moment.view, random.Random(compared))
         compared += 1
     assert compared > 10
 
 
 @pytest.mark.slow
-def test_remembering_beats_normal_at_a_big_table() -> None:
+def test_remembering_beats_the_view_alone_at_a_big_table() -> None:
     """Ten players, 20 seeded games: its share is fixed (measured 0.47 over 300 games
     of another seed, fair share 0.1); the bound is far above the fair share."""
-    share = hero_share(GAME, RememberingPolicy(), NORMAL, 10, 20, seed=7)
+    share = hero_share(GAME, RememberingPolicy(), FORGETFUL, 10, 20, seed=7)
     assert share >= 0.25, share
 
 
