@@ -13,6 +13,7 @@ from games.base import Event, Seat
 from games.mascarade import (
     GAME,
     HARD,
+    SEARCHED_PLAYERS,
     SHORTLIST,
     Character,
     MascaradeSearch,
@@ -172,6 +173,7 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
     next best few only; at other moments (a contest, a swap's decision) every choice."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     assert isinstance(searcher, MascaradeSearch)
+    searcher.searched_players = 10
     turns = 0
     for moment in moments(10, games=1, every=2):
         prompt = moment.view.prompt
@@ -189,3 +191,21 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
         else:
             assert len(candidates) == len(prompt.choices)
     assert turns > 3
+
+
+def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
+    """At a table larger than SEARCHED_PLAYERS, the search's view-only simulations
+    misjudge players who remember: HARD keeps its guide's choice, without simulating."""
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
+    assert isinstance(searcher, MascaradeSearch)
+    weighed = {6: 0, 10: 0}
+    for players in weighed:
+        for moment in moments(players, games=1, every=3):
+            prompt = moment.view.prompt
+            if prompt is None or len(prompt.choices) < 2:
+                continue
+            candidates = searcher.candidates(moment.view, prompt, random.Random(1))
+            weighed[players] = max(weighed[players], len(candidates))
+    assert SEARCHED_PLAYERS == 6
+    assert weighed[6] > 1, "the search weighs choices at six players"
+    assert weighed[10] == 1, "and none at ten"
