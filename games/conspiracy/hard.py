@@ -48,16 +48,20 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from games.base import Event, Prompt, Seat
 from games.search import SearchPolicy, share_of
 
-from .ai import NormalPolicy, context_of, win_share
+from .ai import NormalPolicy, context_of
 from .cards import CHAMBER_SIZE
 from .models import ConspiracyState, ConspiracyView, Stage
+from .odds import win_chance
+
+Leaf = Callable[[ConspiracyView, Seat], float]
+"""The seat's expected share of the win in an unfinished game, from a view."""
 
 SEARCHED_STAGES = (Stage.RECRUIT, Stage.KEEP, Stage.LOCATION, Stage.LOCATION_KEEP)
 """Where the search weighs choices; the order of placing and the swaps are NORMAL's."""
@@ -68,10 +72,17 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
     ``horizon`` choices). Only NORMAL's ``shortlist`` best-valued choices are tried."""
 
     def __init__(
-        self, *args: Any, shortlist: int = 3, finish_from: int = CHAMBER_SIZE, **kwargs: Any
+        self,
+        *args: Any,
+        shortlist: int = 3,
+        finish_from: int = CHAMBER_SIZE,
+        leaf: Leaf = win_chance,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.shortlist = shortlist
+        self.leaf = leaf
+        """Who wins where a simulation stops before the end (odds.win_chance)."""
         self.finish_from = finish_from
         """From this many Lords in the fullest chamber on, simulations play the game
         out (up to ``horizon`` choices) instead of stopping after a round."""
@@ -119,7 +130,7 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         result = game.result(state)
         if result is not None:
             return share_of(result, seat)
-        return win_share(game.view(state, seat), seat)
+        return self.leaf(game.view(state, seat), seat)
 
 
 def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:
