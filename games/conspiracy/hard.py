@@ -49,9 +49,9 @@ tempo of who moves next. With it, same seeds and cells, CPU clock: at 0.2 s,
 (34.6-59.1), 60 games each (goals, fair + 15: 65, 48, 40); 4,622 decisions, median
 159 ms, max 174 ms of CPU. At 1.0 s (seeds 1-40, 40 games a cell): 2 players 70.0 %
 (54.6-81.9), 3 players 60.0 % (44.6-73.7), 4 players 52.5 % (37.5-67.1); 3,065
-decisions, median and p99 under 805 ms, max 808 ms. Every point estimate is above
-its goal, but the samples are small: only the 4-player intervals clear the goal
-(and at 3 players at 0.2 s, barely not); more games would settle it."""
+decisions, median and p99 under 805 ms, max 808 ms. Every cell is clearly above
+its fair share and its point estimate above its goal, but the samples are small:
+no interval's lower end clears the goal yet; more games would settle it."""
 
 from __future__ import annotations
 
