@@ -22,7 +22,8 @@ HARD = RoundSearch(
     finish_from=12,
 )
 """Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
-end from 12 Lords on) with NORMAL in every seat (games.conspiracy.hard)."""
+end from 12 Lords on) with NORMAL in every seat, then a fitted estimate of who wins
+(games.conspiracy.hard, games.conspiracy.odds)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

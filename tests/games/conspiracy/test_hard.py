@@ -1,5 +1,6 @@
-"""Conspiracy's HARD player (games/conspiracy/hard.py): short simulations, NORMAL's
-standing at their end, and a shortlist of choices."""
+"""Conspiracy's HARD player (games/conspiracy/hard.py): short simulations, a fitted
+estimate of who wins at their end (games/conspiracy/odds.py), and a shortlist of
+choices."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from games.conspiracy import GAME, HARD, ConspiracyOptions, ConspiracyState
 from games.conspiracy.ai import MEMO_SIZE, POLICIES, remembered, standing, win_share
 from games.conspiracy.hard import RoundSearch
 from games.conspiracy.models import ConspiracyView, PlaceNext, RevealLords, Stage
+from games.conspiracy.odds import win_chance
 from games.conspiracy.sampler import SAMPLER
 
 from .helpers import Table, rigged
@@ -52,6 +54,7 @@ def test_a_simulation_stops_when_the_seat_s_next_turn_starts() -> None:
         assert 0.0 <= value <= 1.0
         assert sampled.turn == seat and sampled.stage is Stage.RECRUIT
         assert sampled.turn_number == real.turn_number + players
+        assert value == win_chance(GAME.view(sampled, seat), seat), "the fitted estimate"
 
 
 def test_on_the_last_round_a_simulation_plays_the_game_out() -> None:
