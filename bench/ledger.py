@@ -172,7 +172,7 @@ class Ledger:
             yield from (line for line in self.path.read_text().splitlines() if line.strip())
 
     def _read(self, line: str) -> None:
-        if line.startswith("{"):
+        if not is_game(line):
             cell = Cell.model_validate(json.loads(line)["cell"])
             self.cells[cell.id] = cell
             return
@@ -217,9 +217,7 @@ class Ledger:
         lines = list(self._lines())
         kept = [line for line in lines if line_cell(line) in kept_ids]
         self.path.write_text("".join(line + "\n" for line in kept))
-        dropped = sum(1 for line in lines if line.startswith("[")) - sum(
-            1 for line in kept if line.startswith("[")
-        )
+        dropped = sum(1 for line in lines if is_game(line) and line_cell(line) not in kept_ids)
         self.cells = {i: c for i, c in self.cells.items() if i in kept_ids}
         self.tallies = {c: t for c, t in self.tallies.items() if c.id in kept_ids}
         return dropped
@@ -232,6 +230,11 @@ def cell_record(cell: Cell) -> str:
 def game_record(game: Played) -> str:
     fields = [game.cell.id, game.index, game.share, game.times, round(game.longest_ms, 2)]
     return json.dumps(fields, separators=(",", ":"))
+
+
+def is_game(line: str) -> bool:
+    """Whether a line is a game (an array), not a cell (an object)."""
+    return line.startswith("[")
 
 
 def line_cell(line: str) -> str:
