@@ -8,9 +8,10 @@ next run (another day, another machine) goes on from the next game. Game ``i`` o
 cell is always the same deal and seating (seed ``seed + i``, hero at ``i mod n``),
 so the games of several runs add up to one tournament.
 
-A cell is tied to the code its players run (``fingerprint``): a change to the
-game's package or to the shared AI code starts the cell afresh, and the old games
-stay in the file, ignored, until ``prune`` drops them.
+A cell is tied to the code its players run (``fingerprint``): a change to what the
+game's package or the shared AI code does starts the cell afresh (docstrings and
+comments do not count), and the old games stay in the file, ignored, until
+``prune`` drops them.
 
 The file holds two kinds of lines. A cell's first game is preceded by the cell once,
 as an object: ``{"id": "5c1f...", "cell": {...}}``, its id a hash of the cell (the
@@ -21,6 +22,7 @@ where a game with its cell spelt out took 300.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import math
@@ -41,13 +43,38 @@ BUCKET_MS = 5
 
 def fingerprint(game: str, root: Path = ROOT) -> str:
     """A short hash of the code a game's computer players run: a change to it makes
-    the ledger's earlier games of that game another player's."""
+    the ledger's earlier games of that game another player's. Only what the code
+    does counts: its syntax tree without docstrings, so a comment, a docstring or
+    a layout change keeps the games."""
     digest = hashlib.sha256()
     files = sorted((root / "games" / game).glob("*.py")) + [root / p for p in SHARED_CODE]
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
+        digest.update(behaviour(path.read_text()).encode())
     return digest.hexdigest()[:12]
+
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+"""The nodes whose bodies hold docstrings."""
+
+
+def behaviour(source: str) -> str:
+    """The source's syntax tree without its bare string statements (docstrings,
+    attribute docstrings), which do nothing when run."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, DOCUMENTED):
+            kept = [statement for statement in node.body if not is_bare_string(statement)]
+            node.body = kept or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def is_bare_string(statement: ast.AST) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 class Cell(BaseModel):

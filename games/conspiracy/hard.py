@@ -44,15 +44,12 @@ too).
 ``odds.win_chance`` predicts NORMAL's games better (held-out log-loss at 4
 players 1.107 against 1.215; see bench/conspiracy_fit.py): it knows that early
 leads say little, that room left in a chamber counts on the last turns, and the
-tempo of who moves next. With it, CPU clock: at 0.2 s (seeds 1-80, 80 games a
-cell), 2 players 70.6 % (59.9-79.5), 3 players 57.5 % (46.6-67.7), 4 players
-52.5 % (41.7-63.1) (goals, fair + 15: 65, 48, 40); 6,207 decisions, median 159 ms,
-max 174 ms of CPU. At 1.0 s (seeds 1-40, 40 games a cell): 2 players 70.0 %
-(54.6-81.9), 3 players 60.0 % (44.6-73.7), 4 players 52.5 % (37.5-67.1); 3,065
-decisions, median and p99 under 805 ms, max 808 ms. Every cell is clearly above
-its fair share and its point estimate above its goal, but the samples are small:
-only the 4-player cell at 0.2 s has its interval's lower end above the goal; more
-games would settle the others."""
+tempo of who moves next. With it, CPU clock, at 0.2 s (the ledger,
+bench/results/hard.jsonl): 2 players 62.3 % (55.4-68.7) of 200 games, 3 players
+58.5 % (51.6-65.1) of 200, 4 players 44.7 % (37.6-52.0) of 179 (goals, fair + 15:
+65, 48, 40): the goal is missed at 2 players. Decisions: median 160 ms, max 172 ms
+of CPU. A helper's first 80 games a cell had given 70.6 / 57.5 / 52.5 %, and at
+1.0 s (40 games a cell) 70.0 / 60.0 / 52.5 %: small samples."""
 
 from __future__ import annotations
 

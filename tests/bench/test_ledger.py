@@ -6,7 +6,17 @@ import shutil
 from pathlib import Path
 
 from bench.ai import Timed, play_cell
-from bench.ledger import BUCKET_MS, Cell, Ledger, Played, Tally, bucketed, fingerprint
+from bench.ledger import (
+    BUCKET_MS,
+    SHARED_CODE,
+    Cell,
+    Ledger,
+    Played,
+    Tally,
+    behaviour,
+    bucketed,
+    fingerprint,
+)
 from games.ai import Level
 from games.registry import GAMES, policy_for
 from tests.games.playouts import hero_share
@@ -99,12 +109,32 @@ def test_the_fingerprint_follows_the_game_s_code_and_the_shared_code(tmp_path: P
     before = {name: fingerprint(name, tmp_path) for name in ("complots", "mascarade")}
     assert before["complots"] == fingerprint("complots", root)
     with (tmp_path / "games/complots/ai.py").open("a") as file:
-        file.write("\n# changed\n")
+        file.write("\nCHANGED = 1\n")
     assert fingerprint("complots", tmp_path) != before["complots"]
     assert fingerprint("mascarade", tmp_path) == before["mascarade"]
     with (tmp_path / "games/search.py").open("a") as file:
-        file.write("\n# changed\n")
+        file.write("\nCHANGED = 1\n")
     assert fingerprint("mascarade", tmp_path) != before["mascarade"]
+
+
+def test_the_fingerprint_ignores_docstrings_comments_and_layout(tmp_path: Path) -> None:
+    (tmp_path / "games/toy").mkdir(parents=True)
+    for shared in SHARED_CODE:
+        (tmp_path / shared).write_text("")
+    code = tmp_path / "games/toy/ai.py"
+    code.write_text('def play(x):\n    """Plays."""\n    return x + 1\n')
+    before = fingerprint("toy", tmp_path)
+    code.write_text(
+        '"""A toy."""\n\n\ndef play(x):  # the move\n    """Plays well."""\n\n    return (x + 1)\n'
+    )
+    assert fingerprint("toy", tmp_path) == before
+    code.write_text('def play(x):\n    """Plays."""\n    return x + 2\n')
+    assert fingerprint("toy", tmp_path) != before
+
+
+def test_a_body_of_only_a_docstring_still_parses_as_code() -> None:
+    assert behaviour('class A:\n    """Doc."""\n') == behaviour("class A:\n    pass\n")
+    assert behaviour("X = 'not a docstring'\n") != behaviour("X = 'changed'\n")
 
 
 def test_decision_times_are_counted_by_bucket() -> None:
