@@ -63,11 +63,14 @@ class Autoplay:
             log.exception("computer move on table %s failed", table_id)
 
     async def resume(self) -> None:
-        """At boot: every running table whose prompts wait on a computer gets its move."""
+        """At boot: every running table whose prompts wait on a computer gets its move,
+        and the workers of its searching computers are started before their turns."""
         service = self.service
         for table_id in await service.repo.tables_with_computers(service.away_after):
             try:
-                await self.table_changed(await service.snapshot(table_id))
+                snapshot = await service.snapshot(table_id)
+                service.warm_computers(snapshot.table, snapshot.seats)
+                await self.table_changed(snapshot)
             except Exception:
                 log.exception("resuming computers of table %s failed", table_id)
 

@@ -356,7 +356,7 @@ class TableService:
                 deadline=deadline,
                 outbox=self.announcer.announce(started),
             )
-            self._warm_computers(table, seats)
+            self.warm_computers(table, seats)
             self._arm(table_id, deadline)
             self.forget(table_id)
             return await self._notify(table_id, started=True)
@@ -526,7 +526,7 @@ class TableService:
             self.forget(table_id)
             return await self._notify(table_id)
 
-    def _warm_computers(self, table: TableRecord, seats: Sequence[SeatRecord]) -> None:
+    def warm_computers(self, table: TableRecord, seats: Sequence[SeatRecord]) -> None:
         """Gets the thinking workers ready for the game's computers that search (those
         seated, and those that may play for away players)."""
         levels = {Level(seat.computer) for seat in seats if seat.computer is not None}

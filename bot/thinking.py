@@ -128,6 +128,8 @@ class Thinker:
         self.workers = workers
         self.budget = budget
         self._pool: ProcessPoolExecutor | None = None
+        self._warmed: set[tuple[str, Level]] = set()
+        """The players these workers were asked to load (new workers load afresh)."""
         self.rushed = 0
         """Questions that waited over half their budget for a worker."""
         self._warned_at = -RUSHED_LOG_INTERVAL
@@ -162,15 +164,17 @@ class Thinker:
         """Starts the workers and loads the level's player of ``game`` in each, ahead
         of its first question: a worker's start and imports take a second or two,
         which the first decision would otherwise lose from its budget. Nothing for a
-        level that does not search."""
-        if not searches(level):
+        level that does not search, or one these workers already loaded."""
+        if not searches(level) or (game, level) in self._warmed:
             return []
         try:
             pool = self._workers()
-            return [pool.submit(warm_up, game, level) for _ in range(self.workers)]
+            warming = [pool.submit(warm_up, game, level) for _ in range(self.workers)]
         except BrokenProcessPool:  # the next question starts new workers
             self.close()
             return []
+        self._warmed.add((game, level))
+        return warming
 
     async def _ask(self, question: Question) -> Answer:
         loop = asyncio.get_running_loop()
@@ -201,3 +205,4 @@ class Thinker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self._warmed.clear()

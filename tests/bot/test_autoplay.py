@@ -138,6 +138,25 @@ async def test_searching_computers_get_their_workers_ready_from_the_lobby(
     assert sorted(thinker.warmed) == [("complots", Level.EASY), ("complots", Level.HARD)]
 
 
+async def test_a_boot_gets_the_workers_ready_for_the_resumed_tables(
+    service: TableService,
+) -> None:
+    """After a restart the workers are cold: the first Hard move of a resumed table
+    would pay their start out of its budget."""
+    table = await table_with_computers(service, Level.EASY)
+    await service.set_computer_level(table, PERSON, Level.HARD.value, moderator=False)
+    await service.set_takeover(table, PERSON, True, moderator=False)
+    await service.start(table, PERSON, moderator=False)
+    thinker = WarmedThinker()
+    service.thinker = thinker  # the new process's
+    booted = Autoplay(service, delay=5.0)
+    try:
+        await booted.resume()
+    finally:
+        await booted.stop()
+    assert sorted(thinker.warmed) == [("complots", Level.EASY), ("complots", Level.HARD)]
+
+
 class RecordingThinker(Thinker):
     """Decides as the bot's thinker does, and keeps what each decision was given."""
 

@@ -104,6 +104,11 @@ def test_warming_starts_the_workers_and_loads_the_player_before_any_question() -
         pids = {future.result(timeout=120) for future in warmed}
         assert len(warmed) == 2 and pids and os.getpid() not in pids
         assert thinking._pool is not None and pids <= set(thinking._pool._processes)
+        assert thinking.warm("mascarade", Level.HARD) == [], "loaded once"
+        thinking.close()
+        again = thinking.warm("mascarade", Level.HARD)
+        assert len(again) == 2, "new workers load it afresh"
+        assert {future.result(timeout=120) for future in again}.isdisjoint(pids)
     finally:
         thinking.close()
 
