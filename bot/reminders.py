@@ -111,8 +111,8 @@ class Reminders:
         if len(prompts) != 1 or prompts[0].kind is PromptKind.REACTION:
             return None
         seat = snapshot.seats[prompts[0].player]
-        if seat.is_computer or snapshot.taken_over(seat.seat, self.service.away_after):
-            return None
+        if seat.removed or self.service.computer_level(snapshot, seat) is not None:
+            return None  # a computer moves for it (the one place that says so: the service)
         timeouts = snapshot.table.timeouts
         seconds = timeouts.turn if prompts[0].kind is PromptKind.TURN else timeouts.choice
         return Due(seat.user_id, deadline.window, deadline.due_at - seconds * (1 - REMIND_AFTER))
