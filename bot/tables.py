@@ -123,6 +123,10 @@ class Snapshot:
     recent: list[Event] = field(default_factory=list)
     """The latest public events of the game, oldest first (the table message shows
     what just happened)."""
+    log: tuple[Event, ...] | None = None
+    """Every event of the game so far, all audiences (the computers that remember
+    read their seats' histories from it): loaded from the database the first time
+    one asks, then kept up to date with each step. None: not loaded."""
 
     @property
     def game(self) -> AnyGame:
@@ -693,13 +697,22 @@ class TableService:
             return prompt.default
 
     async def _history(self, snap: Snapshot, seat: Seat) -> list[Event]:
-        """The events the seat was shown, in order (from the stored log)."""
+        """The events the seat was shown, in order, up to ``snap``."""
+        log = snap.log if snap.log is not None else await self._load_log(snap)
+        return [event for event in log if event.visible_to(seat)]
+
+    async def _load_log(self, snap: Snapshot) -> tuple[Event, ...]:
+        """The game's events up to ``snap``, from the database; kept in the cache
+        when it still holds ``snap``'s version (each step then adds its own), so a
+        computer's next decision reads and parses nothing."""
+        table_id, version = snap.table.id, snap.version or 0
+        records = await self.repo.events(table_id, public_only=False)
         game = snap.game
-        events = (
-            game.parse_event(record.event_json)
-            for record in await self.repo.events(snap.table.id, public_only=False)
-        )
-        return [event for event in events if event.visible_to(seat)]
+        log = tuple(game.parse_event(r.event_json) for r in records if r.version <= version)
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.version == version and cached.log is None:
+            self._cache[table_id] = replace(cached, log=log)
+        return log
 
     async def follow_locale(self, table_id: int, user_id: int, locale: str) -> None:
         """A seated player's client now speaks ``locale``: its next DMs do too."""
@@ -972,6 +985,7 @@ class TableService:
             events=list(events),
             notices=list(notices or []),
             recent=[*snap.recent, *(e for e in events if e.public)][-RECENT_EVENTS:],
+            log=None if snap.log is None else (*snap.log, *events),
         )
         committed = await self.repo.commit(
             table.id,

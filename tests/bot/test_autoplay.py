@@ -8,11 +8,13 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.autoplay import Autoplay
-from bot.storage.models import ActionKind, Timeouts
+from bot.storage.models import ActionKind, EventRecord, Timeouts
+from bot.storage.repository import Repository
 from bot.storage.sqlite import SqliteRepository
 from bot.tables import TableService
 from bot.thinking import Thinker, remembers
@@ -205,3 +207,55 @@ async def test_a_computer_that_remembers_is_given_its_seats_visible_history(
         seen = [event for event in logged if event.visible_to(seat)]
         assert history == seen[: len(history)], "its own visible events, in order"
         assert any(not event.visible_to(seat) for event in logged), "others' secrets left out"
+
+
+class CountedReads:
+    """The real repository, counting its reads of a table's whole log."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self.log_reads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.repo, name)
+
+    async def events(
+        self, table_id: int, *, public_only: bool, last: int | None = None
+    ) -> list[EventRecord]:
+        if not public_only:
+            self.log_reads += 1
+        return await self.repo.events(table_id, public_only=public_only, last=last)
+
+
+async def test_the_log_is_read_once_and_then_follows_each_step(service: TableService) -> None:
+    """A computer that remembers would otherwise read and parse the whole log at each
+    of its decisions (a few milliseconds late in a long game, on the event loop)."""
+    thinker = RecordingThinker()
+    service.thinker = thinker
+    counted = CountedReads(service.repo)
+    service.repo = counted
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    table = await table_with_computers(service, Level.NORMAL, Level.NORMAL)
+    await service.start(table, PERSON, moderator=False)
+    try:
+        await person_plays(service, table, random.Random(8), 30)
+    finally:
+        await autoplay.stop()
+    game = service.game("complots")
+    logged = [
+        game.parse_event(r.event_json) for r in await counted.repo.events(table, public_only=False)
+    ]
+    decisions = [(seat, history) for level, seat, history in thinker.given]
+    assert len(decisions) > 3
+    assert counted.log_reads == 1, "read once, then kept up to date"
+    for seat, history in decisions:
+        seen = [event for event in logged if event.visible_to(seat)]
+        assert history == seen[: len(history)], "the same history as the stored log's"
+    assert len({len(history) for _, history in decisions}) > 1, "it grew with the game"
+
+    service.forget(table)  # as after a restart, or another process's step
+    snap = await service.snapshot(table)
+    assert snap.log is None
+    assert await service._history(snap, 1) == [e for e in logged if e.visible_to(1)]
+    assert counted.log_reads == 2
