@@ -18,7 +18,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from games.ai import Level, decision_rng
 from games.base import (
@@ -105,6 +105,14 @@ RECENT_EVENTS = 24
 """Public events a snapshot keeps for the table message's "what just happened"."""
 
 
+class Logged(NamedTuple):
+    """An event of a table's log, with its JSON as stored (a thinking worker is sent
+    the JSON: written once, not at every decision)."""
+
+    event: Event
+    json: str
+
+
 @dataclass
 class Snapshot:
     """A table as the renderer needs it."""
@@ -123,7 +131,7 @@ class Snapshot:
     recent: list[Event] = field(default_factory=list)
     """The latest public events of the game, oldest first (the table message shows
     what just happened)."""
-    log: tuple[Event, ...] | None = None
+    log: tuple[Logged, ...] | None = None
     """Every event of the game so far, all audiences (the computers that remember
     read their seats' histories from it): loaded from the database the first time
     one asks, then kept up to date with each step. None: not loaded."""
@@ -687,28 +695,35 @@ class TableService:
         view = game.view(snap.state, seat.seat)
         rng = decision_rng(snap.table.seed or 0, snap.state.step, seat.seat)
         try:
-            remembering = remembers(game.name, level)
-            history = await self._history(snap, seat.seat) if remembering else ()
-            return await self.thinker.choose(game.name, level, view, rng, history)
+            seen = await self._history(snap, seat.seat) if remembers(game.name, level) else []
+            history = [logged.event for logged in seen]
+            as_json = [logged.json for logged in seen]
+            return await self.thinker.choose(
+                game.name, level, view, rng, history, history_json=as_json
+            )
         except Exception:  # IllegalDecision or a crash: a bug, but the game goes on
             log.exception("computer of table %s seat %s failed", snap.table.id, seat.seat)
             prompt = game.prompt_for(snap.state, seat.seat)
             assert prompt is not None
             return prompt.default
 
-    async def _history(self, snap: Snapshot, seat: Seat) -> list[Event]:
+    async def _history(self, snap: Snapshot, seat: Seat) -> list[Logged]:
         """The events the seat was shown, in order, up to ``snap``."""
         log = snap.log if snap.log is not None else await self._load_log(snap)
-        return [event for event in log if event.visible_to(seat)]
+        return [logged for logged in log if logged.event.visible_to(seat)]
 
-    async def _load_log(self, snap: Snapshot) -> tuple[Event, ...]:
+    async def _load_log(self, snap: Snapshot) -> tuple[Logged, ...]:
         """The game's events up to ``snap``, from the database; kept in the cache
         when it still holds ``snap``'s version (each step then adds its own), so a
         computer's next decision reads and parses nothing."""
         table_id, version = snap.table.id, snap.version or 0
         records = await self.repo.events(table_id, public_only=False)
         game = snap.game
-        log = tuple(game.parse_event(r.event_json) for r in records if r.version <= version)
+        log = tuple(
+            Logged(game.parse_event(r.event_json), r.event_json)
+            for r in records
+            if r.version <= version
+        )
         cached = self._cache.get(table_id)
         if cached is not None and cached.version == version and cached.log is None:
             self._cache[table_id] = replace(cached, log=log)
@@ -973,6 +988,7 @@ class TableService:
         deadline = None
         if not finished:
             deadline = self._deadline_for(table, game, new, version=version, previous=snap.deadline)
+        logged = [Logged(event, event.model_dump_json()) for event in events]
         after = replace(
             snap,
             table=table.model_copy(
@@ -985,7 +1001,7 @@ class TableService:
             events=list(events),
             notices=list(notices or []),
             recent=[*snap.recent, *(e for e in events if e.public)][-RECENT_EVENTS:],
-            log=None if snap.log is None else (*snap.log, *events),
+            log=None if snap.log is None else (*snap.log, *logged),
         )
         committed = await self.repo.commit(
             table.id,
@@ -998,9 +1014,9 @@ class TableService:
                     version=version,
                     index=i,
                     audience=list(e.audience) if e.audience is not None else None,
-                    event_json=e.model_dump_json(),
+                    event_json=json,
                 )
-                for i, e in enumerate(events)
+                for i, (e, json) in enumerate(logged)
             ],
             deadline=deadline,
             status=TableStatus.FINISHED if finished else None,

@@ -62,8 +62,13 @@ class Question:
         history: Sequence[Event],
         rng: random.Random,
         budget: float,
+        history_json: Sequence[str] | None = None,
     ) -> Question:
-        events = tuple(event.model_dump_json() for event in history)
+        """``history_json``: the history's events as JSON already (else written here)."""
+        if history_json is not None and len(history_json) == len(history):
+            events = tuple(history_json)
+        else:
+            events = tuple(event.model_dump_json() for event in history)
         view_json = view.model_dump_json()
         return cls(game, level, type(view), view_json, events, rng, budget, time.time())
 
@@ -141,10 +146,14 @@ class Thinker:
         view: View,
         rng: random.Random,
         history: Sequence[Event] = (),
+        *,
+        history_json: Sequence[str] | None = None,
     ) -> Choice:
+        """The level's choice for the seat of ``view``; ``history_json``, the history's
+        events as JSON, spares writing them again for a worker."""
         if not searches(level):
             return decide(game, level, view, rng, history, self.budget)
-        question = Question.of(game, level, view, history, rng, self.budget)
+        question = Question.of(game, level, view, history, rng, self.budget, history_json)
         try:
             answered = await self._ask(question)
         except BrokenProcessPool:

@@ -165,6 +165,7 @@ class RecordingThinker(Thinker):
     def __init__(self) -> None:
         super().__init__(workers=1, budget=0.05)
         self.given: list[tuple[Level, Seat, list[Event]]] = []
+        self.as_json: list[list[str]] = []
 
     async def choose(
         self,
@@ -173,10 +174,14 @@ class RecordingThinker(Thinker):
         view: View,
         rng: random.Random,
         history: Sequence[Event] = (),
+        *,
+        history_json: Sequence[str] | None = None,
     ) -> Choice:
         assert view.viewer is not None
         self.given.append((level, view.viewer, list(history)))
-        return await super().choose(game, level, view, rng, history)
+        if history_json is not None:
+            self.as_json.append(list(history_json))
+        return await super().choose(game, level, view, rng, history, history_json=history_json)
 
 
 async def test_a_computer_that_remembers_is_given_its_seats_visible_history(
@@ -253,9 +258,12 @@ async def test_the_log_is_read_once_and_then_follows_each_step(service: TableSer
         seen = [event for event in logged if event.visible_to(seat)]
         assert history == seen[: len(history)], "the same history as the stored log's"
     assert len({len(history) for _, history in decisions}) > 1, "it grew with the game"
+    for (_, history), as_json in zip(decisions, thinker.as_json, strict=True):
+        assert [game.parse_event(text) for text in as_json] == history, "its JSON, as stored"
 
     service.forget(table)  # as after a restart, or another process's step
     snap = await service.snapshot(table)
     assert snap.log is None
-    assert await service._history(snap, 1) == [e for e in logged if e.visible_to(1)]
+    reloaded = [seen.event for seen in await service._history(snap, 1)]
+    assert reloaded == [e for e in logged if e.visible_to(1)]
     assert counted.log_reads == 2

@@ -124,6 +124,19 @@ def test_a_question_is_answered_alike_in_any_process() -> None:
         )
 
 
+def test_a_question_takes_the_history_s_json_as_stored_when_it_is_given() -> None:
+    view, seat, history = asked("mascarade", 8)
+    stored = [event.model_dump_json() for event in history]
+    question = Question.of(
+        "mascarade", Level.HARD, view, history, decision_rng(8, 2, seat), 0.1, stored
+    )
+    assert all(a is b for a, b in zip(question.history_json, stored, strict=True)), "not rewritten"
+    unsure = Question.of(
+        "mascarade", Level.HARD, view, history, decision_rng(8, 2, seat), 0.1, stored[:-1]
+    )
+    assert list(unsure.history_json) == stored, "a history and JSON that differ: written anew"
+
+
 def test_the_budget_runs_from_when_the_computer_was_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
