@@ -9,6 +9,10 @@ fitted on NORMAL self-play (bench/mascarade_fit.py plays, fits and prints; its
 docstring has the held-out figures). One set of coefficients per fitted player
 count; a table of another size uses the nearest fitted one. Hands of two or three
 cards (2 and 3 players) keep the coin softmax: the features read one card a seat.
+
+With it, HARD against remembering NORMALs at 0.2 s of CPU (bench.ai, seed 1) won
+45.0 % (38.3-51.9) of 200 games at 4 players (39.0 % of 100 before) and 21.7 %
+(13.1-33.6) of 60 at 6 (as before).
 """
 
 from __future__ import annotations
