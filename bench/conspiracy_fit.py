@@ -79,8 +79,8 @@ def dataset(players: int, seeds: range) -> list[Snapshot]:
 
 def scales(data: Sequence[Snapshot]) -> list[float]:
     """Each feature's standard deviation over every player row (1 if constant)."""
-    count = len(FEATURES)
     rows = [row for snapshot in data for row in snapshot.rows]
+    count = len(rows[0])
     means = [sum(row[j] for row in rows) / len(rows) for j in range(count)]
     spreads = [
         math.sqrt(sum((row[j] - means[j]) ** 2 for row in rows) / len(rows)) for j in range(count)
@@ -109,7 +109,7 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 def fit(data: Sequence[Snapshot], iterations: int = 12) -> tuple[float, ...]:
     """Newton's method on the standardized features; coefficients in raw units."""
     spread = scales(data)
-    count = len(FEATURES)
+    count = len(spread)
     scaled = [[[x / s for x, s in zip(row, spread, strict=True)] for row in d.rows] for d in data]
     beta = [0.0] * count
     for _ in range(iterations):

@@ -52,6 +52,7 @@ from .models import (
     SwapDone,
     SwapPrepared,
 )
+from .odds import coefficients_for, win_chances
 
 STAY = 3.0
 """A stale memory's character is this many times likelier to still be there."""
@@ -410,6 +411,11 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
         )
 
     def estimate(self, state: MascaradeState, seat: Seat) -> float:
+        """The fitted odds (games.mascarade.odds) from 4 players on, else the coins'
+        softmax."""
+        coefficients = coefficients_for(state.seats)
+        if coefficients is not None:
+            return win_chances(state, coefficients)[seat]
         values = [
             float(coins) if playing else -1e3
             for coins, playing in zip(state.coins, state.in_play, strict=True)
