@@ -20,6 +20,9 @@ HARD = RoundSearch(
     settings=SearchSettings(horizon=40, headroom=0.2),
     guide=POLICIES[Level.NORMAL],
     finish_from=12,
+    # Head to head the leaf is sharper and the opponent's replies are NORMAL's own: one
+    # standard error of gain suffices (games.conspiracy.hard has the figures).
+    caution_at={2: 1.0},
 )
 """Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
 end from 12 Lords on) with NORMAL in every seat, then a fitted estimate of who wins

@@ -55,8 +55,9 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from games.base import Event, Prompt, Seat
@@ -84,10 +85,13 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         shortlist: int = 3,
         finish_from: int = CHAMBER_SIZE,
         leaf: Leaf = win_chance,
+        caution_at: Mapping[int, float] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.shortlist = shortlist
+        self.caution_at = dict(caution_at or {})
+        """The caution at these player counts (at the others, the settings')."""
         self.leaf = leaf
         """Who wins where a simulation stops before the end (odds.win_chance)."""
         self.finish_from = finish_from
@@ -101,8 +105,16 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         rng: random.Random,
         history: Sequence[Event],
     ) -> Any:
+        searcher = self.for_players(len(view.players))
         with collector_paused():
-            return super().recall(view, prompt, rng, history)
+            return SearchPolicy.recall(searcher, view, prompt, rng, history)
+
+    def for_players(self, players: int) -> SearchPolicy[ConspiracyView, ConspiracyState]:
+        """This player with the caution of that player count (``caution_at``)."""
+        caution = self.caution_at.get(players, self.settings.caution)
+        if caution == self.settings.caution:
+            return self
+        return self.with_settings(replace(self.settings, caution=caution))
 
     def candidates(
         self,
