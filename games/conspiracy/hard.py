@@ -49,7 +49,23 @@ bench/results/hard.jsonl): 2 players 62.3 % (55.4-68.7) of 200 games, 3 players
 58.5 % (51.6-65.1) of 200, 4 players 44.7 % (37.6-52.0) of 179 (goals, fair + 15:
 65, 48, 40): the goal is missed at 2 players. Decisions: median 160 ms, max 172 ms
 of CPU. A helper's first 80 games a cell had given 70.6 / 57.5 / 52.5 %, and at
-1.0 s (40 games a cell) 70.0 / 60.0 / 52.5 %: small samples."""
+1.0 s (40 games a cell) 70.0 / 60.0 / 52.5 %: small samples.
+
+At 2 players the search is less cautious (``caution_at``: 1 standard error). With
+the fitted leaf and caution 2, a searched decision at 0.2 s had a median of 96
+simulations (3 choices) with 0-2 Lords in the fullest chamber, 55 at 9-11 and 30
+at 12-14 (played out), and overrode NORMAL in 25 %, 10 % and 4 % of them (60
+games). Caution 1 overrides in 36 %, 22 % and 23 %. Its first 60 games (seeds
+1-60, dev runs) said 68.3 % against 59.2 % with caution 2 (caution 0.5: 67.5 %),
+but 200 games (seeds 1-200, CPU clock) give 63.0 % (56.1-69.4) against the
+ledger's 62.3 %: 47 games won that caution 2 lost, 45 lost that it won. No better,
+no worse: the goal (65 %) is still missed at 0.2 s. The same settings replayed
+differ in a third of the games (the clock cuts the simulations), so 60 paired
+games cannot tell a few points apart. At 3 and 4 players the same player decides
+(``for_players``): their first 60 games gave 55.0 % (42.5-66.9) and 50.0 %
+(37.7-62.3), the ledger's 60.0 and 46.7 % on the same seeds. Not playing the
+simulations out at all (a round and the leaf to the end: twice the simulations at
+12-14 Lords) won 55.8 % of seeds 1-60 (59.2 % from 12 Lords, caution 2)."""
 
 from __future__ import annotations
 
