@@ -62,9 +62,10 @@ ledger's 62.3 %: 47 games won that caution 2 lost, 45 lost that it won. No bette
 no worse: the goal (65 %) is still missed at 0.2 s. The same settings replayed
 differ in a third of the games (the clock cuts the simulations), so 60 paired
 games cannot tell a few points apart. At 1.0 s (the bot's budget), 2 players:
-73.3 % (61.0-82.9) of 60 games, decisions max 811 ms of CPU. At 3 and 4 players the same player decides
-(``for_players``): their first 60 games gave 55.0 % (42.5-66.9) and 50.0 %
-(37.7-62.3), the ledger's 60.0 and 46.7 % on the same seeds. Not playing the
+73.3 % (61.0-82.9) of 60 games, decisions max 811 ms of CPU. At 3 and 4 players
+the same player decides (``for_players``): their first 60 games gave 55.0 %
+(42.5-66.9) and 50.0 % (37.7-62.3), the ledger's 60.0 and 46.7 % on the same
+seeds. Not playing the
 simulations out at all (a round and the leaf to the end: twice the simulations at
 12-14 Lords) won 55.8 % of seeds 1-60 (59.2 % from 12 Lords, caution 2)."""
 
