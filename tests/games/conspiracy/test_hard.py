@@ -129,6 +129,29 @@ def test_settings_keep_the_round_search_and_its_shortlist() -> None:
     assert other.settings == FIXED and HARD.settings != FIXED
 
 
+def test_head_to_head_the_search_is_less_cautious() -> None:
+    """At 2 players one standard error of gain overrides NORMAL; at 3 and 4 the
+    settings' caution (2) stays, and the player itself is used unchanged."""
+    player = HARD.with_settings(FIXED)
+    assert isinstance(player, RoundSearch)
+    two = player.for_players(2)
+    assert two.settings.caution == 1.0 < FIXED.caution
+    assert replace(two.settings, caution=FIXED.caution) == FIXED
+    for players in (3, 4):
+        assert player.for_players(players) is player
+
+
+def test_a_lower_caution_can_change_the_choice() -> None:
+    """A mean gain of 0.1 with a standard error of 0.06: over one error, under two."""
+    usual = [0.5] * 10
+    other = [0.79, 0.41] * 5
+    results = [usual, other]
+    player = HARD.with_settings(FIXED)
+    assert isinstance(player, RoundSearch)
+    assert player.for_players(3).best(results, [0, 1]) == 0
+    assert player.for_players(2).best(results, [0, 1]) == 1
+
+
 def test_the_memo_forgets_everything_when_full() -> None:
     memo: dict[object, int] = {}
     assert remembered(memo, "a", lambda: 1) == 1
