@@ -79,12 +79,11 @@ reference at 129 four-player moments, 14 simulations chose worse by 0.004 of a w
 on average with it, 0.015 with caution 2.0 and every target (NORMAL: 0.035).
 
 Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
-intervals; the goal is the fair share + 15 points): at 0.2 s per decision, 83 ± 9 %
-at 2 players and 50 ± 13 % at 3 (60 games each), 35.5 ± 9.4 % at 4 (100 games,
-short of 40 %; on its first 60, 30 ± 12 %, before the shortlist and caution 1.0:
-33 ± 12 %); decisions' median 2 ms, p99 172 ms, max 199 ms. At the bot's 1.0 s:
-41.7 ± 12.5 % at 4 players (60 games, in 12-game runs from seeds 1, 13, ..., 49);
-p99 853 ms, max 859 ms."""
+Wilson intervals; the goal is the fair share + 15 points; bench/results/hard.jsonl):
+at 0.2 s per decision, 67.2 % (60.5-73.4) at 2 players and 51.0 % (44.1-57.8) at 3
+(200 games each; decisions' median 5 ms, p99 175 ms, max 188 ms). At 4 players the
+goal is missed: at the bot's 1.0 s, 39.2 % (30.9-48.1) of 120 games (seeds 61-180;
+p99 855 ms, max 861 ms); an earlier run at 0.2 s, 35.5 ± 9.4 % of 100."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

@@ -11,8 +11,9 @@ count; a table of another size uses the nearest fitted one. Hands of two or thre
 cards (2 and 3 players) keep the coin softmax: the features read one card a seat.
 
 With it, HARD against remembering NORMALs at 0.2 s of CPU (bench.ai, seed 1) won
-45.0 % (38.3-51.9) of 200 games at 4 players (39.0 % of 100 before) and 21.7 %
-(13.1-33.6) of 60 at 6 (as before).
+45.0 % (38.3-51.9) of 200 games at 4 players (39.0 % of 100 before) and 16.5 %
+(12.0-22.3) of 200 at 6 (its first 60: 21.7 %, as before): no better than NORMAL
+there, where a decision gets a median of 13 simulations.
 """
 
 from __future__ import annotations
