@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.ai import Level, decision_rng
@@ -151,20 +151,28 @@ def fitted_chances(snapshot: Snapshot, coefficients: Sequence[float]) -> list[fl
 BUCKETS = ((0.66, 1.01, "start"), (0.33, 0.66, "middle"), (-0.01, 0.33, "end"))
 
 
-def report(players: int, test: Sequence[Snapshot], coefficients: Sequence[float]) -> None:
+def mean_losses(
+    players: int, data: Sequence[Snapshot], coefficients: Sequence[float]
+) -> tuple[float, float, float]:
+    """The mean log-loss of the fit, of the old estimate and of a coin over ``data``."""
     coin = [1.0 / players] * players
+    count = len(data)
+    fitted = sum(log_loss(fitted_chances(s, coefficients), s.won) for s in data)
+    old = sum(log_loss(s.old, s.won) for s in data)
+    base = sum(log_loss(coin, s.won) for s in data)
+    return fitted / count, old / count, base / count
+
+
+def report(players: int, test: Sequence[Snapshot], coefficients: Sequence[float]) -> None:
     print(f"{players} players, held-out log-loss per turn start (lower is better):")
     for low, high, name in ((-0.01, 1.01, "all"), *BUCKETS):
         chosen = [s for s in test if low < s.left <= high]
         if not chosen:
             continue
-        fitted = sum(log_loss(fitted_chances(s, coefficients), s.won) for s in chosen)
-        old = sum(log_loss(s.old, s.won) for s in chosen)
-        base = sum(log_loss(coin, s.won) for s in chosen)
-        n = len(chosen)
+        fitted, old, base = mean_losses(players, chosen, coefficients)
         print(
-            f"  {name:7} {n:6} snapshots: fitted {fitted / n:.4f}, win_share {old / n:.4f},"
-            f" coin {base / n:.4f}"
+            f"  {name:7} {len(chosen):6} snapshots: fitted {fitted:.4f}, win_share {old:.4f},"
+            f" coin {base:.4f}"
         )
 
 
@@ -172,24 +180,40 @@ def printed(coefficients: Sequence[float]) -> str:
     return ", ".join(f"{c:.5g}" for c in coefficients)
 
 
+Report = Callable[[int, Sequence[Snapshot], Sequence[float]], None]
+"""Prints a fit's held-out figures: player count, held-out data, coefficients."""
+
+
+def fit_and_print(
+    args: argparse.Namespace,
+    dataset: Callable[[int, range], list[Snapshot]],
+    names: Sequence[str],
+    report: Report,
+    width: int,
+    test_from: int,
+) -> None:
+    """Fits each of ``args.players`` on seeds 1 to ``args.games``, reports on
+    ``args.test`` seeds from ``test_from``, and prints the coefficients to paste."""
+    fitted: dict[int, tuple[float, ...]] = {}
+    for players in args.players:
+        train = dataset(players, range(1, args.games + 1))
+        test = dataset(players, range(test_from, test_from + args.test))
+        fitted[players] = fit(train)
+        report(players, test, fitted[players])
+        for name, value in zip(names, fitted[players], strict=True):
+            print(f"    {name:{width}} {value:+.4f}")
+    print("COEFFICIENTS = {")
+    for players, coefficients in fitted.items():
+        print(f"    {players}: ({printed(coefficients)}),")
+    print("}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--test", type=int, default=600)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
-    args = parser.parse_args()
-    fitted: dict[int, tuple[float, ...]] = {}
-    for players in args.players:
-        train = dataset(players, range(1, args.games + 1))
-        test = dataset(players, range(TEST_SEEDS_FROM, TEST_SEEDS_FROM + args.test))
-        fitted[players] = fit(train)
-        report(players, test, fitted[players])
-        for name, value in zip(FEATURES, fitted[players], strict=True):
-            print(f"    {name:18} {value:+.4f}")
-    print("COEFFICIENTS = {")
-    for players, coefficients in fitted.items():
-        print(f"    {players}: ({printed(coefficients)}),")
-    print("}")
+    fit_and_print(parser.parse_args(), dataset, FEATURES, report, 18, TEST_SEEDS_FROM)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Sequence
 
-from bench.conspiracy_fit import Snapshot, fit, fitted_chances, log_loss, printed
+from bench.conspiracy_fit import Snapshot, fit_and_print, mean_losses
 from games.ai import decision_rng
 from games.mascarade import GAME
 from games.mascarade.ai import NormalPolicy
@@ -73,14 +74,10 @@ def dataset(players: int, seeds: range) -> list[Snapshot]:
     return [snapshot for seed in seeds for snapshot in play(players, seed)]
 
 
-def report(players: int, name: str, data: list[Snapshot], coefficients: tuple[float, ...]) -> None:
-    coin = [1.0 / players] * players
-    count = len(data)
-    fitted = sum(log_loss(fitted_chances(s, coefficients), s.won) for s in data) / count
-    old = sum(log_loss(s.old, s.won) for s in data) / count
-    base = sum(log_loss(coin, s.won) for s in data) / count
+def report(players: int, data: Sequence[Snapshot], coefficients: Sequence[float]) -> None:
+    fitted, old, base = mean_losses(players, data, coefficients)
     print(
-        f"{players} players, {name} ({count} turn starts): log-loss fitted {fitted:.4f},"
+        f"{players} players, held out ({len(data)} turn starts): log-loss fitted {fitted:.4f},"
         f" coins' softmax {old:.4f}, coin {base:.4f}"
     )
 
@@ -90,19 +87,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--test", type=int, default=300)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 6, 10])
-    args = parser.parse_args()
-    fitted: dict[int, tuple[float, ...]] = {}
-    for players in args.players:
-        train = dataset(players, range(1, args.games + 1))
-        test = dataset(players, range(TEST_SEEDS_FROM, TEST_SEEDS_FROM + args.test))
-        fitted[players] = fit(train)
-        report(players, "held out", test, fitted[players])
-        for name, value in zip(FEATURES, fitted[players], strict=True):
-            print(f"    {name:12} {value:+.4f}")
-    print("COEFFICIENTS = {")
-    for players, coefficients in fitted.items():
-        print(f"    {players}: ({printed(coefficients)}),")
-    print("}")
+    fit_and_print(parser.parse_args(), dataset, FEATURES, report, 12, TEST_SEEDS_FROM)
 
 
 if __name__ == "__main__":
