@@ -28,8 +28,13 @@ class Autoplay:
         self.delay = delay
         """Seconds before a computer's turn or private choice; half that for a reaction."""
         self._pending: dict[int, asyncio.Task[None]] = {}
+        self._stopped = False
+        """Shutting down: a step still committed while the bot closes (a click being
+        answered) starts no computer move, whose thinking would outlive the workers."""
 
     async def table_changed(self, snapshot: Snapshot) -> None:
+        if self._stopped:
+            return
         table_id = snapshot.table.id
         if table_id in self._pending:
             return  # the pending move reads the state when it wakes
@@ -75,6 +80,7 @@ class Autoplay:
                 log.exception("resuming computers of table %s failed", table_id)
 
     async def stop(self) -> None:
+        self._stopped = True
         tasks = list(self._pending.values())
         for task in tasks:
             task.cancel()

@@ -78,8 +78,13 @@ class Reminders:
         self._armed: dict[int, Waiting] = {}
         self._posted: dict[int, Shown] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stopped = False
+        """Shutting down: the steps still committed while the bot closes (a click being
+        answered) arm nothing, else a reminder would fire on a closed HTTP session."""
 
     async def table_changed(self, snapshot: Snapshot) -> None:
+        if self._stopped:
+            return
         table_id = snapshot.table.id
         due = self._due(snapshot)
         armed = self._armed.get(table_id)
@@ -164,6 +169,7 @@ class Reminders:
             log.exception("reminder failed")
 
     async def stop(self) -> None:
+        self._stopped = True
         for armed in self._armed.values():
             armed.handle.cancel()
         self._armed.clear()

@@ -112,6 +112,19 @@ async def test_moves_are_paced_and_resume_after_a_restart(service: TableService)
     assert (await service.snapshot(table)).version == version, "a stopped driver plays nothing"
 
 
+async def test_a_stopped_driver_starts_no_move_on_a_later_change(service: TableService) -> None:
+    """A step committed while the bot closes (a click being answered) starts no
+    computer move."""
+    table = await table_with_computers(service, Level.EASY, Level.EASY)
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    await autoplay.stop()
+    await service.start(table, PERSON, moderator=False)  # seat 1, a computer, is awaited
+    await asyncio.sleep(0.3)
+    snapshot = await service.snapshot(table)
+    assert service.computers_awaited(snapshot) and snapshot.version == 0
+
+
 class WarmedThinker(Thinker):
     """Keeps what it was asked to warm, and starts no process."""
 

@@ -103,3 +103,17 @@ async def test_a_computer_is_not_reminded(world: World) -> None:
         assert (await table.state()).turn == 1, "the computer's turn, for 30 s"
         await asyncio.sleep(1.0)
         assert not reminders(world, include_deleted=True)
+
+
+async def test_nothing_is_armed_once_the_bot_is_closing(world: World) -> None:
+    """A step committed while the bot closes (a click being answered) arms no reminder:
+    it would fire on a closed session."""
+    fake = world.fake
+    async with fake.running(world.bot(turn_timeout=TURN)) as bot:
+        table = await Table.open(world, bot, players=2)
+        await rig(table, [[D, CA], [CO, AM]], turn=0)
+        await bot.reminders.stop()
+        hurry(bot)
+        await table.play(0, Act(action=ActionKind.INCOME))
+        await asyncio.sleep(1.0)
+        assert not reminders(world, include_deleted=True)
