@@ -41,6 +41,10 @@ REMIND_AFTER = 0.5
 """Share of a window's time after which its one awaited person is reminded."""
 
 
+STOP_WAIT = 1.0
+"""Seconds a shutdown waits for the reminder lines being posted or deleted."""
+
+
 class Due(NamedTuple):
     """Whom a table waits on alone, in which window, and when to remind them."""
 
@@ -174,4 +178,8 @@ class Reminders:
             armed.handle.cancel()
         self._armed.clear()
         if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=1.0)
+            # A second for the lines being posted or deleted; the rest would fail on
+            # the session the bot closes next.
+            await asyncio.wait(list(self._tasks), timeout=STOP_WAIT)
+        for task in list(self._tasks):
+            task.cancel()

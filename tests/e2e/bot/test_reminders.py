@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+import bot.reminders as reminders_module
 from bot.app import GameMasterBot
 from games.complots import ActionKind
 from games.complots.models import Act
@@ -117,3 +120,20 @@ async def test_nothing_is_armed_once_the_bot_is_closing(world: World) -> None:
         await table.play(0, Act(action=ActionKind.INCOME))
         await asyncio.sleep(1.0)
         assert not reminders(world, include_deleted=True)
+
+
+async def test_a_line_still_being_sent_at_shutdown_is_let_go(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping waits a moment for a line being posted, then cancels it: it would
+    fail on the session the bot closes next."""
+    monkeypatch.setattr(reminders_module, "STOP_WAIT", 0.05)
+    async with world.fake.running(world.bot(turn_timeout=TURN)) as bot:
+        stuck = asyncio.Event()
+        bot.reminders._spawn(stuck.wait())
+        await asyncio.wait_for(bot.reminders.stop(), timeout=1.0)
+        await asyncio.sleep(0)
+        waiting = [
+            t for t in asyncio.all_tasks() if t.get_coro().__qualname__ == "Reminders._logged"
+        ]
+        assert not waiting, "nothing of the reminders outlives their stop"
