@@ -284,6 +284,12 @@ class Context:
             self._reveals = remembered(REVEALS, key, lambda: reveal_values(self))
         return self._reveals[count]
 
+    def location_reveal_value(self, count: int) -> float:
+        """Revealing ``count`` Locations (remembered, as ``reveal_value``)."""
+        deck = tuple(unseen_locations(self.view))
+        key = (*self._key(), self.weights, deck)
+        return remembered(LOCATION_REVEALS, key, lambda: location_reveal_values(self, deck))[count]
+
     def single_value(self, kind: Kind) -> float:
         """``recruit_value`` of one Lord (remembered: reveals ask it of every Lord)."""
         values = self._singles
@@ -322,6 +328,7 @@ PROSPECTS: dict[Hashable, float] = {}
 SINGLES: dict[Hashable, dict[Kind, float]] = {}
 GROUPS: dict[Hashable, dict[tuple[Kind, ...], float]] = {}
 REVEALS: dict[Hashable, dict[int, float]] = {}
+LOCATION_REVEALS: dict[Hashable, dict[int, float]] = {}
 """Values already computed, by everything they depend on: the HARD search asks
 NORMAL about the same boards and tables over and over."""
 
@@ -617,10 +624,18 @@ def threat(ctx: Context, piles: dict[Colour, list[Kind]]) -> float:
 
 
 def location_reveal_value(ctx: Context, count: int) -> float:
+    return ctx.location_reveal_value(count)
+
+
+def location_reveal_values(ctx: Context, deck: Sequence[LocationId]) -> dict[int, float]:
+    """Revealing n Locations: the expected best of n from the deck, less the ones left
+    face up for the others."""
     board = ctx.board
-    deck = [location_value(ctx, board, loc) for loc in unseen_locations(ctx.view)]
+    values = Counter(location_value(ctx, board, loc) for loc in deck)
     leak = ctx.weights.location_leak * ctx.horizon
-    return expected_best(deck, count) - leak * (count - 1)
+    counts = (1, 2, 3)
+    bests = expected_bests(values, counts)
+    return {n: best - leak * (n - 1) for n, best in zip(counts, bests, strict=True)}
 
 
 def next_to_place(ctx: Context, prompt: ConspiracyPrompt) -> ConspiracyChoice:
