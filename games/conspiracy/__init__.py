@@ -25,9 +25,6 @@ HARD = RoundSearch(
     # Head to head, one standard error of gain overrides NORMAL: 200 games at 0.2 s
     # gave 63.0 % against 62.3 % with two (games.conspiracy.hard): no worse, no better.
     caution_at={2: 1.0},
-    # Head to head, a game played out scores half by its points (a softmax with a
-    # scale of 3 points; NORMAL's games are won by 6 points on average).
-    margin_at={2: 3.0},
 )
 """Searches from NORMAL's choice over sampled deck orders, one round ahead (to the
 end from 12 Lords on) with NORMAL in every seat, then a fitted estimate of who wins

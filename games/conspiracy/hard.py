@@ -78,8 +78,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from games.base import Event, Prompt, Result, Seat
-from games.search import SearchPolicy, share_of, softmax_share
+from games.base import Event, Prompt, Seat
+from games.search import SearchPolicy, share_of
 
 from .ai import NormalPolicy, context_of
 from .cards import CHAMBER_SIZE
@@ -104,16 +104,12 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         finish_from: int = CHAMBER_SIZE,
         leaf: Leaf = win_chance,
         caution_at: Mapping[int, float] | None = None,
-        margin_at: Mapping[int, float] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.shortlist = shortlist
         self.caution_at = dict(caution_at or {})
         """The caution at these player counts (at the others, the settings')."""
-        self.margin_at = dict(margin_at or {})
-        """At these player counts, a game played out scores half its win share and half
-        a softmax of the final points with this scale (``finished_value``)."""
         self.leaf = leaf
         """Who wins where a simulation stops before the end (odds.win_chance)."""
         self.finish_from = finish_from
@@ -170,20 +166,8 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
             game.apply_in_place(state, actor, policy.choose(game.view(state, actor), rng))
         result = game.result(state)
         if result is not None:
-            return self.finished_value(result, seat)
+            return share_of(result, seat)
         return self.leaf(game.view(state, seat), seat)
-
-    def finished_value(self, result: Result, seat: Seat) -> float:
-        """The seat's share of the win; at the player counts of ``margin_at``, half of
-        it and half a softmax of the points: a few played-out simulations then tell a
-        choice that gains points from one that does not even when neither changes who
-        wins (less noise than wins alone)."""
-        share = share_of(result, seat)
-        scores = result.scores
-        scale = None if scores is None else self.margin_at.get(len(scores))
-        if scores is None or scale is None:
-            return share
-        return 0.5 * share + 0.5 * softmax_share(scores, seat, scale)
 
 
 def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:

@@ -5,14 +5,12 @@ choices."""
 from __future__ import annotations
 
 import gc
-import math
 import random
 from dataclasses import replace
 
 import pytest
 
 from games.ai import Level
-from games.base import Result
 from games.conspiracy import GAME, HARD, ConspiracyOptions, ConspiracyState
 from games.conspiracy.ai import MEMO_SIZE, POLICIES, remembered, standing, win_share
 from games.conspiracy.hard import RoundSearch
@@ -70,20 +68,8 @@ def test_on_the_last_round_a_simulation_plays_the_game_out() -> None:
     assert prompt is not None
     choice = prompt.choices[0]
     value = HARD.simulate(sampled, seat, choice, random.Random(2))
-    result = GAME.result(sampled)
-    assert result is not None
-    assert value == HARD.finished_value(result, seat)
-
-
-def test_head_to_head_a_finished_game_scores_half_by_its_points() -> None:
-    """At 2 players (``margin_at``) half the win share and half a softmax of the points
-    with a scale of 3; at 3 players the win share alone."""
-    won_by_three = Result(winners=(0,), scores=(60, 57))
-    lost_by_one = Result(winners=(1,), scores=(60, 61))
-    assert HARD.finished_value(won_by_three, 0) == pytest.approx(0.5 + 0.5 / (1 + math.exp(-1)))
-    assert HARD.finished_value(lost_by_one, 0) == pytest.approx(0.5 / (1 + math.exp(1 / 3)))
-    assert HARD.finished_value(Result(winners=(0,), scores=(60, 50, 59)), 0) == 1.0
-    assert HARD.finished_value(Result(winners=(1,), scores=(60, 61, 50)), 0) == 0.0
+    assert GAME.result(sampled) is not None
+    assert value in (0.0, 0.5, 1.0)
 
 
 def test_late_in_the_game_a_simulation_plays_the_game_out() -> None:
