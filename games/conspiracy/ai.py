@@ -173,19 +173,25 @@ def expected_best(values: Sequence[float], draws: int) -> float:
 def expected_best_of(copies: Counter[float], draws: int) -> float:
     """The expected best of ``draws`` cards drawn without replacement, from a deck
     holding ``copies[value]`` cards of each value."""
+    return expected_bests(copies, (draws,))[0]
+
+
+def expected_bests(copies: Counter[float], counts: Sequence[int]) -> list[float]:
+    """``expected_best_of`` for each of several numbers of draws, in one pass."""
     total = sum(copies.values())
-    draws = min(draws, total)
-    if draws <= 0:
-        return 0.0
-    ways = comb(total, draws)
-    expected = 0.0
+    draws = [min(count, total) for count in counts]
+    ways = [comb(total, d) for d in draws]
+    expected = [0.0] * len(draws)
     above = 0
     for value in sorted(copies, reverse=True):
         count = copies[value]
-        # the best is worth ``value``: no card above it is drawn, and not all the
-        # drawn cards are below it
-        hands = comb(total - above, draws) - comb(total - above - count, draws)
-        expected += value * hands / ways
+        for index, d in enumerate(draws):
+            if d <= 0:
+                continue
+            # the best is worth ``value``: no card above it is drawn, and not all the
+            # drawn cards are below it
+            hands = comb(total - above, d) - comb(total - above - count, d)
+            expected[index] += value * hands / ways[index]
         above += count
     return expected
 
@@ -230,6 +236,8 @@ class Context:
     _opponent: Context | None = field(default=None, init=False)
     _board: Board | None = field(default=None, init=False)
     _singles: dict[Kind, float] | None = field(default=None, init=False)
+    _groups: dict[tuple[Kind, ...], float] | None = field(default=None, init=False)
+    _unseen: Counter[Kind] | None = field(default=None, init=False)
 
     @property
     def me(self) -> PlayerView:
@@ -259,13 +267,28 @@ class Context:
     def opponent_context(self, seat: Seat) -> Context:
         if self._opponent is None or self._opponent.seat != seat:
             self._opponent = context_of(self.view, seat, self.weights)
+            self._opponent._unseen = self._unseen
         return self._opponent
+
+    def unseen(self) -> Counter[Kind]:
+        """The Lord deck's contents (``unseen_lords``; the same table for every seat)."""
+        if self._unseen is None:
+            self._unseen = unseen_lords(self.view)
+        return self._unseen
 
     def reveal_value(self, count: int) -> float:
         """Revealing ``count`` Lords (the three counts are valued together, once)."""
         if self._reveals is None:
-            self._reveals = reveal_values(self)
+            deck = frozenset(self.unseen().items())
+            key = (*self._key(), self.location_prospect(), self.weights, deck)
+            self._reveals = remembered(REVEALS, key, lambda: reveal_values(self))
         return self._reveals[count]
+
+    def location_reveal_value(self, count: int) -> float:
+        """Revealing ``count`` Locations (remembered, as ``reveal_value``)."""
+        deck = tuple(unseen_locations(self.view))
+        key = (*self._key(), self.weights, deck)
+        return remembered(LOCATION_REVEALS, key, lambda: location_reveal_values(self, deck))[count]
 
     def single_value(self, kind: Kind) -> float:
         """``recruit_value`` of one Lord (remembered: reveals ask it of every Lord)."""
@@ -276,6 +299,19 @@ class Context:
         found = values.get(kind)
         if found is None:
             found = values[kind] = recruit_value(self, [kind])
+        return found
+
+    def pile_value(self, lords: Sequence[Kind]) -> float:
+        """``recruit_value`` of several Lords (remembered: head to head, the threat of
+        every choice weighs the same piles for the opponent)."""
+        values = self._groups
+        if values is None:
+            key = (*self._key(), self.location_prospect(), self.weights)
+            values = self._groups = remembered(GROUPS, key, dict)
+        lords = tuple(lords)
+        found = values.get(lords)
+        if found is None:
+            found = values[lords] = recruit_value(self, lords)
         return found
 
     def _best_location_offer(self, board: Board) -> float:
@@ -290,6 +326,9 @@ T = TypeVar("T")
 MEMO_SIZE = 4096
 PROSPECTS: dict[Hashable, float] = {}
 SINGLES: dict[Hashable, dict[Kind, float]] = {}
+GROUPS: dict[Hashable, dict[tuple[Kind, ...], float]] = {}
+REVEALS: dict[Hashable, dict[int, float]] = {}
+LOCATION_REVEALS: dict[Hashable, dict[int, float]] = {}
 """Values already computed, by everything they depend on: the HARD search asks
 NORMAL about the same boards and tables over and over."""
 
@@ -452,10 +491,12 @@ def placing_order(lords: Sequence[Kind]) -> list[Kind]:
 def reveal_values(ctx: Context) -> dict[int, float]:
     """Revealing n Lords: the expected best of n from the deck, less the ones given away."""
     values: Counter[float] = Counter()
-    for kind, copies in unseen_lords(ctx.view).items():
+    for kind, copies in ctx.unseen().items():
         values[ctx.single_value(kind)] += copies
     leak = ctx.weights.reveal_leak * ctx.horizon
-    return {n: expected_best_of(values, n) - leak * (n - 1) for n in (1, 2, 3)}
+    counts = (1, 2, 3)
+    bests = expected_bests(values, counts)
+    return {n: best - leak * (n - 1) for n, best in zip(counts, bests, strict=True)}
 
 
 def kinds(faces: Iterable[LordFace]) -> list[Kind]:
@@ -578,15 +619,23 @@ def threat(ctx: Context, piles: dict[Colour, list[Kind]]) -> float:
     if opponent is None or not piles:
         return 0.0
     theirs = ctx.opponent_context(opponent)
-    best = max(recruit_value(theirs, pile) for pile in piles.values())
+    best = max(theirs.pile_value(pile) for pile in piles.values())
     return max(0.0, best - theirs.reveal_value(3))
 
 
 def location_reveal_value(ctx: Context, count: int) -> float:
+    return ctx.location_reveal_value(count)
+
+
+def location_reveal_values(ctx: Context, deck: Sequence[LocationId]) -> dict[int, float]:
+    """Revealing n Locations: the expected best of n from the deck, less the ones left
+    face up for the others."""
     board = ctx.board
-    deck = [location_value(ctx, board, loc) for loc in unseen_locations(ctx.view)]
+    values = Counter(location_value(ctx, board, loc) for loc in deck)
     leak = ctx.weights.location_leak * ctx.horizon
-    return expected_best(deck, count) - leak * (count - 1)
+    counts = (1, 2, 3)
+    bests = expected_bests(values, counts)
+    return {n: best - leak * (n - 1) for n, best in zip(counts, bests, strict=True)}
 
 
 def next_to_place(ctx: Context, prompt: ConspiracyPrompt) -> ConspiracyChoice:

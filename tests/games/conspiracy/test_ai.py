@@ -4,13 +4,14 @@ games and view-only decisions: the conformance suite, tests/games/conformance.)"
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from games.ai import RANDOM, Level, Policy
 from games.base import Seat
-from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId
+from games.conspiracy import GAME, Colour, ConspiracyOptions, ConspiracyState, LocationId, ai
 from games.conspiracy.ai import (
     PEARL_MASTER_POINTS,
     POLICIES,
@@ -20,6 +21,8 @@ from games.conspiracy.ai import (
     coalition_value,
     context_of,
     expected_best,
+    expected_best_of,
+    expected_bests,
     locations_total,
 )
 from games.conspiracy.models import (
@@ -251,6 +254,41 @@ def test_expected_best_of_a_blind_reveal() -> None:
     assert expected_best([1.0, 2.0, 3.0], 2) == pytest.approx((2 + 3 + 3) / 3)
     assert expected_best([1.0, 2.0, 3.0], 3) == pytest.approx(3.0)
     assert expected_best([], 2) == 0.0
+
+
+def test_the_expected_bests_of_several_counts_are_each_count_s_own() -> None:
+    copies: Counter[float] = Counter({4.5: 2, 1.0: 3, -2.0: 1, 7.25: 1})
+    counts = (1, 2, 3, 9)
+    assert expected_bests(copies, counts) == [expected_best_of(copies, n) for n in counts]
+
+
+def forget_everything() -> None:
+    for memo in (ai.PROSPECTS, ai.SINGLES, ai.GROUPS, ai.REVEALS, ai.LOCATION_REVEALS):
+        memo.clear()
+
+
+def normal_values(view: ConspiracyView) -> list[float]:
+    """NORMAL's value of every choice, its deny included (2 players: the threat)."""
+    assert view.prompt is not None and view.viewer is not None
+    normal = NormalPolicy()
+    ctx = context_of(view, view.viewer, normal.weights)
+    return [normal.value(ctx, choice) for choice in view.prompt.choices]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_what_normal_remembers_does_not_change_its_values(players: int) -> None:
+    """The memos (reveals, piles, Locations, by everything they depend on) give the
+    values computed afresh, after a whole game of remembering."""
+    forget_everything()
+    states = prompted_states(players, seed=9, every=1)
+    views = [GAME.view(state, GAME.awaiting(state)[0]) for state in states]
+    remembered = [normal_values(view) for view in views]
+    afresh = []
+    for view in views:
+        forget_everything()
+        afresh.append(normal_values(view))
+    assert remembered == afresh
+    assert any(len(values) > 3 for values in afresh), "recruits with piles were valued"
 
 
 # --- how well -----------------------------------------------------------------------------
