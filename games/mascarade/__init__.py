@@ -23,7 +23,7 @@ SHORTLIST = 4
 """Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
 table offers some twenty, too many for the simulations a budget allows)."""
 
-SEARCHED_PLAYERS = 6
+SEARCHED_PLAYERS = 10
 """The largest table where HARD searches; beyond it HARD plays its guide (NORMAL
 following 200 deals), which won 12.0 % (8.2-17.2) of 200 games against remembering
 NORMALs at 10 players. A decision there gets too few simulations to judge its
@@ -33,6 +33,18 @@ softmax as the cut-off's estimate (worse than a coin at 10 players) HARD won 1.7
 (0.3-8.9) of 60 games; with the fitted estimate (games.mascarade.odds) 8.6 %
 (4.0-17.5) of 70 (seeds 0-69), where its guide won 5.7 % of the same 70: no gain
 shown for the search's cost."""
+
+CUT_AFTER_TURN_FROM = 5
+"""The smallest table whose simulations stop soon after the turn (``horizon``);
+smaller ones play 40 choices, as measured there (2-4 players: goals met)."""
+
+POWER_CHOICES = 3
+"""The most choices a power may take after the contests (the Fool: two cards and
+the decision to swap them)."""
+
+AFTER_TURN = 6
+"""Choices played past the turn being decided before the fitted estimate scores
+the game (roughly the next player's turn)."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
@@ -76,6 +88,16 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         assert isinstance(self.guide, RememberingPolicy)
         kept = self.guide.shortlist(view, prompt, self.shortlist)
         return [usual, *(c for c in others if c in kept)]
+
+    def horizon(self, state: MascaradeState) -> int:
+        """From CUT_AFTER_TURN_FROM players on, the rest of the turn being decided and
+        AFTER_TURN choices more (else the settings' horizon): a cut in the middle of an
+        announcement would score it before its power is used."""
+        if state.seats < CUT_AFTER_TURN_FROM:
+            return self.settings.horizon
+        announcement = state.announcement
+        asks = len(announcement.to_ask) if announcement is not None else 0
+        return asks + POWER_CHOICES + AFTER_TURN
 
 
 HARD = MascaradeSearch(
