@@ -23,13 +23,17 @@ SHORTLIST = 4
 """Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
 table offers some twenty, too many for the simulations a budget allows)."""
 
-SEARCHED_PLAYERS = 10
+SEARCHED_PLAYERS = 6
 """The largest table where HARD searches; beyond it HARD plays its guide (NORMAL
-following 200 deals). The guide alone won 12.0 % (8.2-17.2) of 200 games against
-remembering NORMALs at 10 players (seed 1, 0.2 s of CPU). With simulations cut
-after 40 choices a decision there got a median of 8 simulations, too few: 8.6 %
-(4.0-17.5) of 70 games against its guide's 5.7 % of the same 70. Cut soon after
-the turn (``MascaradeSearch.horizon``) it gets some 75: FIGURES_10."""
+following 200 deals), which won 12.0 % (8.2-17.2) of 200 games against remembering
+NORMALs at 10 players (seed 1, 0.2 s of CPU). With simulations cut after 40 choices
+a decision there got a median of 8 simulations: 8.6 % (4.0-17.5) of 70 games
+against its guide's 5.7 % of the same 70. Cut soon after the turn
+(``MascaradeSearch.horizon``, some 75 simulations a decision) the search at 10
+players won 7.5 % (4.6-12.0) of the same 200 games as the guide (seeds 1-200; 13
+won by the search alone, 22 by the guide alone; decisions at most 196 ms): no gain,
+so HARD keeps its guide there. The view-only simulations likely misjudge
+opponents who remember more at ten players than at six."""
 
 CUT_AFTER_TURN_FROM = 5
 """The smallest table whose simulations stop soon after the turn (``horizon``);

@@ -196,11 +196,11 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
 
 
 def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
-    """At a table larger than SEARCHED_PLAYERS (10), HARD keeps its guide's choice,
-    without simulating."""
+    """At a table larger than SEARCHED_PLAYERS (6), HARD keeps its guide's choice,
+    without simulating (at 10 players the search won no more than its guide)."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     assert isinstance(searcher, MascaradeSearch)
-    weighed = {10: 0, 11: 0}
+    weighed = {6: 0, 10: 0}
     for players in weighed:
         for moment in moments(players, games=1, every=3):
             prompt = moment.view.prompt
@@ -208,9 +208,9 @@ def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
                 continue
             candidates = searcher.candidates(moment.view, prompt, random.Random(1))
             weighed[players] = max(weighed[players], len(candidates))
-    assert SEARCHED_PLAYERS == 10
-    assert weighed[10] > 1, "the search weighs choices at ten players"
-    assert weighed[11] == 1, "and none at eleven"
+    assert SEARCHED_PLAYERS == 6
+    assert weighed[6] > 1, "the search weighs choices at six players"
+    assert weighed[10] == 1, "and none at ten"
 
 
 class CutRecorder(MascaradeSampler):
