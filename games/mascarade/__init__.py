@@ -26,13 +26,36 @@ table offers some twenty, too many for the simulations a budget allows)."""
 SEARCHED_PLAYERS = 6
 """The largest table where HARD searches; beyond it HARD plays its guide (NORMAL
 following 200 deals), which won 12.0 % (8.2-17.2) of 200 games against remembering
-NORMALs at 10 players. A decision there gets too few simulations to judge its
-choices: at 0.2 s of CPU, a median of 8 simulations for a median of 2 choices, 62 %
-of them cut off by the horizon (3 games, 61 searched decisions). With the coins'
-softmax as the cut-off's estimate (worse than a coin at 10 players) HARD won 1.7 %
-(0.3-8.9) of 60 games; with the fitted estimate (games.mascarade.odds) 8.6 %
-(4.0-17.5) of 70 (seeds 0-69), where its guide won 5.7 % of the same 70: no gain
-shown for the search's cost."""
+NORMALs at 10 players (seed 1, 0.2 s of CPU). With simulations cut after 40 choices
+a decision there got a median of 8 simulations: 8.6 % (4.0-17.5) of 70 games
+against its guide's 5.7 % of the same 70. Cut soon after the turn
+(``MascaradeSearch.horizon``, some 75 simulations a decision) the search at 10
+players won 7.5 % (4.6-12.0) of the same 200 games as the guide (seeds 1-200; 13
+won by the search alone, 22 by the guide alone; decisions at most 196 ms): no gain,
+so HARD keeps its guide there. The view-only simulations likely misjudge
+opponents who remember more at ten players than at six."""
+
+CUT_AFTER_TURN_FROM = 5
+"""The smallest table whose simulations stop soon after the turn (``horizon``);
+smaller ones play 40 choices, as measured there (2-4 players: goals met)."""
+
+POWER_CHOICES = 3
+"""The most choices a power may take after the contests (the Fool: two cards and
+the decision to swap them)."""
+
+AFTER_TURN = 6
+"""Choices played past the turn being decided before the fitted estimate scores
+the game (roughly the next player's turn). At 6 players and 0.2 s of CPU a decision
+then gets a median of some 70 simulations instead of 18 with the old cut after 40
+choices (10 decisions without history, bench.search's). Against remembering
+NORMALs, 60 games (seeds 1-60, paired): cut after 40 choices 21.7 %, after 10
+choices 31.7 %, after 5 (among an announcement's contests, scored before its power
+is used) 7 %, after the turn and 3 more 18.3 %, after the turn and 6 more 26.7 %:
+the last two apart from the others are within noise; the turn's end matters, as it
+keeps an announcement whole at any table size. Over 200 games (seeds 1-200) HARD
+then won 29.0 % (23.2-35.6) at 6 players (16.5 % (12.0-22.3) with the cut after 40
+choices; paired on the same seeds, 48 games won by the new HARD alone against 23 by
+the old alone; goal 32 %), decisions at most 217 ms of CPU."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
@@ -77,6 +100,16 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         kept = self.guide.shortlist(view, prompt, self.shortlist)
         return [usual, *(c for c in others if c in kept)]
 
+    def horizon(self, state: MascaradeState) -> int:
+        """From CUT_AFTER_TURN_FROM players on, the rest of the turn being decided and
+        AFTER_TURN choices more (else the settings' horizon): a cut in the middle of an
+        announcement would score it before its power is used."""
+        if state.seats < CUT_AFTER_TURN_FROM:
+            return self.settings.horizon
+        announcement = state.announcement
+        asks = len(announcement.to_ask) if announcement is not None else 0
+        return asks + POWER_CHOICES + AFTER_TURN
+
 
 HARD = MascaradeSearch(
     GAME,
@@ -87,8 +120,9 @@ HARD = MascaradeSearch(
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
 history gives), playing on with NORMAL from the views alone (games.search); a
-simulation cut off after 40 choices is scored by the fitted odds (games.mascarade.odds)
-from 4 players on."""
+simulation cut off (after 40 choices at 2-4 players, soon after the turn from 5 on:
+``MascaradeSearch.horizon``) is scored by the fitted odds (games.mascarade.odds) from
+4 players on."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from games.ai import Level, decision_rng
-from games.base import Event, Seat
+from games.base import Event, Seat, copy_state
 from games.mascarade import (
+    AFTER_TURN,
     GAME,
     HARD,
+    POWER_CHOICES,
     SEARCHED_PLAYERS,
     SHORTLIST,
     Character,
@@ -27,8 +29,8 @@ from games.mascarade.ai import (
     beliefs_of,
     flat_memories,
 )
-from games.mascarade.models import Announced, Stage, SwapDone, SwapPrepared
-from games.mascarade.sampler import opening_deal, track
+from games.mascarade.models import Announce, Announced, Stage, SwapDone, SwapPrepared
+from games.mascarade.sampler import MascaradeSampler, opening_deal, track
 from games.search import SearchSettings
 from tests.games.playouts import hero_share
 
@@ -194,8 +196,8 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
 
 
 def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
-    """At a table larger than SEARCHED_PLAYERS, the search's view-only simulations
-    misjudge players who remember: HARD keeps its guide's choice, without simulating."""
+    """At a table larger than SEARCHED_PLAYERS (6), HARD keeps its guide's choice,
+    without simulating (at 10 players the search won no more than its guide)."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     assert isinstance(searcher, MascaradeSearch)
     weighed = {6: 0, 10: 0}
@@ -209,3 +211,42 @@ def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
     assert SEARCHED_PLAYERS == 6
     assert weighed[6] > 1, "the search weighs choices at six players"
     assert weighed[10] == 1, "and none at ten"
+
+
+class CutRecorder(MascaradeSampler):
+    """The view-only sampler, keeping every state a simulation's cut-off scores."""
+
+    def __init__(self) -> None:
+        super().__init__(tracking=False)
+        self.cut: list[MascaradeState] = []
+
+    def estimate(self, state: MascaradeState, seat: Seat) -> float:
+        self.cut.append(copy_state(state))
+        return super().estimate(state, seat)
+
+
+def test_at_six_players_a_simulation_stops_soon_after_the_announcing_turn() -> None:
+    """An announcement's contests and power are played out before the estimate scores
+    the game (a cut among the contests would score it before the power), and the
+    simulation stops AFTER_TURN choices into the next turns."""
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
+    recorder = CutRecorder()
+    searcher.sampler = recorder
+    players, longest = 6, 1 + (6 - 1) + POWER_CHOICES + AFTER_TURN
+    started: list[MascaradeState] = []
+    for moment in moments(players, games=3, every=1):
+        prompt = moment.view.prompt
+        if moment.view.stage is not Stage.TURN or prompt is None:
+            continue
+        announcing = [c for c in prompt.choices if isinstance(c, Announce)]
+        if not announcing:
+            continue
+        state = copy_state(moment.state)
+        before = len(recorder.cut)
+        searcher.simulate(state, moment.seat, announcing[0], random.Random(len(started)))
+        if len(recorder.cut) > before:
+            started.append(moment.state)
+    assert len(started) >= 5
+    for start, cut in zip(started, recorder.cut, strict=True):
+        assert cut.turn_number > start.turn_number
+        assert cut.step - start.step <= longest
