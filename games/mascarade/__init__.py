@@ -55,7 +55,12 @@ the last two apart from the others are within noise; the turn's end matters, as 
 keeps an announcement whole at any table size. Over 200 games (seeds 1-200) HARD
 then won 29.0 % (23.2-35.6) at 6 players (16.5 % (12.0-22.3) with the cut after 40
 choices; paired on the same seeds, 48 games won by the new HARD alone against 23 by
-the old alone; goal 32 %), decisions at most 217 ms of CPU."""
+the old alone; goal 32 %), decisions at most 217 ms of CPU.
+
+Retuned for those ~70 simulations (mas-tune, 60 games at 6 players, seeds 1-60, 0.2 s
+of CPU; this setting won 16 and 17 of them in two runs, 7 games apart): caution 1.5
+from 5 players won 12 (2 alone against 7), 3.0 won 16; SHORTLIST 2 there won 11 (6
+alone against 12), 6 won 16; AFTER_TURN 9 won 16. Nothing clearly better: kept."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
