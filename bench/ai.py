@@ -109,7 +109,7 @@ def hard_cells(args: argparse.Namespace) -> None:
     for name in args.game or list(GAMES):
         game = GAMES[name]
         counts = tuple(args.players or HARD_PLAYERS.get(name, (2, 3, 4)))
-        hero = Timed(hero_policy(name, hero_level, args), CLOCKS[args.clock])
+        player = hero_policy(name, hero_level, args)
         print(
             f"\n{name}: one {hero_level.value.upper()} seat ({args.budget} s of {args.clock}"
             f" time per decision), {args.games} games per cell"
@@ -127,9 +127,19 @@ def hard_cells(args: argparse.Namespace) -> None:
                     seed=args.seed,
                     code=fingerprint(name),
                 )
+                others = policy_for(name, opponent)
+                hero = Timed(at_table(player, players, others), CLOCKS[args.clock])
                 started = time.perf_counter()
-                tally = play_cell(cell, hero, Timed(policy_for(name, opponent)), args.games, ledger)
+                tally = play_cell(cell, hero, Timed(others), args.games, ledger)
                 print(cell_line(tally, time.perf_counter() - started), flush=True)
+
+
+def at_table(player: Policy[Any, Any], players: int, others: Policy[Any, Any]) -> Policy[Any, Any]:
+    """The hero at a table of ``others``: a search knows the level of the computers
+    it faces, as it does in the bot (the lobby shows it)."""
+    if isinstance(player, SearchPolicy):
+        return player.facing(dict.fromkeys(range(players), others))
+    return player
 
 
 def hero_policy(name: str, level: Level, args: argparse.Namespace) -> Policy[Any, Any]:

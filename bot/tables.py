@@ -627,6 +627,17 @@ class TableService:
             return Level(seat.computer)
         return Level(snap.table.computer_level) if self.taken_over(snap, seat) else None
 
+    @staticmethod
+    def other_computers(snap: Snapshot, seat: Seat) -> dict[Seat, Level]:
+        """The seats other than ``seat`` that are computer players, at their levels
+        (shown in the lobby). Not the people a computer plays for while they are
+        away: they may come back at any moment."""
+        return {
+            other.seat: Level(other.computer)
+            for other in snap.seats
+            if other.computer is not None and not other.removed and other.seat != seat
+        }
+
     def taken_over(self, snap: Snapshot, seat: SeatRecord) -> bool:
         return snap.taken_over(seat.seat, self.away_after)
 
@@ -699,7 +710,13 @@ class TableService:
             history = [logged.event for logged in seen]
             as_json = [logged.json for logged in seen]
             return await self.thinker.choose(
-                game.name, level, view, rng, history, history_json=as_json
+                game.name,
+                level,
+                view,
+                rng,
+                history,
+                history_json=as_json,
+                computers=self.other_computers(snap, seat.seat),
             )
         except Exception:  # IllegalDecision or a crash: a bug, but the game goes on
             log.exception("computer of table %s seat %s failed", snap.table.id, seat.seat)

@@ -21,13 +21,13 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
 from games.ai import QUICK_LEVELS, Level
-from games.base import Choice, Event, View
+from games.base import Choice, Event, Seat, View
 from games.registry import GAMES, policy_for
 from games.search import SearchPolicy
 
@@ -52,6 +52,8 @@ class Question:
     """Seconds the search may think (levels that search), from ``asked_at``."""
     asked_at: float
     """When the computer was asked (``time.time()``: comparable across processes)."""
+    computers: tuple[tuple[Seat, Level], ...] = ()
+    """The table's other seats that a computer plays, at their levels (public)."""
 
     @classmethod
     def of(
@@ -63,6 +65,7 @@ class Question:
         rng: random.Random,
         budget: float,
         history_json: Sequence[str] | None = None,
+        computers: Mapping[Seat, Level] | None = None,
     ) -> Question:
         """``history_json``: the history's events as JSON already (else written here)."""
         if history_json is not None and len(history_json) == len(history):
@@ -70,7 +73,8 @@ class Question:
         else:
             events = tuple(event.model_dump_json() for event in history)
         view_json = view.model_dump_json()
-        return cls(game, level, type(view), view_json, events, rng, budget, time.time())
+        seated = tuple(sorted((computers or {}).items()))
+        return cls(game, level, type(view), view_json, events, rng, budget, time.time(), seated)
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,8 @@ def answer(question: Question) -> Answer:
     game = GAMES[question.game]
     history = [game.parse_event(event) for event in question.history_json]
     left = max(question.budget - waited, 0.0)
-    choice = decide(question.game, question.level, view, question.rng, history, left)
+    computers = dict(question.computers)
+    choice = decide(question.game, question.level, view, question.rng, history, left, computers)
     return Answer(choice, waited)
 
 
@@ -98,12 +103,17 @@ def decide(
     rng: random.Random,
     history: Sequence[Event],
     budget: float,
+    computers: Mapping[Seat, Level] | None = None,
 ) -> Choice:
     """The level's choice from the seat's view and history, a search thinking for at
-    most ``budget`` seconds."""
+    most ``budget`` seconds; ``computers``: the table's other computer seats, at
+    their levels, which a search plays as they are (``SearchPolicy.facing``)."""
     policy = policy_for(game, level)
     if isinstance(policy, SearchPolicy):
         policy = policy.with_settings(replace(policy.settings, budget_seconds=budget))
+        if computers:
+            known = {seat: policy_for(game, other) for seat, other in computers.items()}
+            policy = policy.facing(known)
     choice: Choice = policy.choose(view, rng, history)
     return choice
 
@@ -148,12 +158,16 @@ class Thinker:
         history: Sequence[Event] = (),
         *,
         history_json: Sequence[str] | None = None,
+        computers: Mapping[Seat, Level] | None = None,
     ) -> Choice:
         """The level's choice for the seat of ``view``; ``history_json``, the history's
-        events as JSON, spares writing them again for a worker."""
+        events as JSON, spares writing them again for a worker; ``computers``, the
+        table's other computer seats at their levels (``decide``)."""
         if not searches(level):
             return decide(game, level, view, rng, history, self.budget)
-        question = Question.of(game, level, view, history, rng, self.budget, history_json)
+        question = Question.of(
+            game, level, view, history, rng, self.budget, history_json, computers
+        )
         try:
             answered = await self._ask(question)
         except BrokenProcessPool:

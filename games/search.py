@@ -11,7 +11,8 @@ but thinks ahead with the rules engine itself (determinized Monte Carlo, "PIMC")
 2. Every legal choice is applied to that sampled state (a round), the seat's
    own following decisions of that turn are taken by the guide (the game's
    NORMAL), and the game is played on from there by a fast policy in every seat
-   (the game's EASY or NORMAL, on the sampled state's views), with the same
+   (the game's NORMAL, on the sampled state's views; a seat known to be a
+   computer that decides from its view alone, such as EASY, as itself), with the same
    random numbers for every choice: choices are compared on the same cards and
    the same luck. A playout stops after ``horizon`` choices: a finished game
    scores its result for the seat (a win shared by ``k`` counts ``1/k``), an
@@ -41,7 +42,7 @@ import random
 import statistics
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -152,11 +153,29 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         self.undoing = undoing
         """Choices that take a decision back (a cancel): tried only when the guide
         makes them, else the search could take back the guide's choice forever."""
+        self.seated: Mapping[Seat, Policy[Any, Any]] = {}
+        """Seats whose known player the simulations play instead of ``rollout``
+        (``facing``)."""
 
     def with_settings(self, settings: SearchSettings) -> SearchPolicy[ViewT, StateT]:
         """The same player with another budget (benches, tests, a table's setting)."""
         player = copy.copy(self)
         player.settings = settings
+        return player
+
+    def facing(self, players: Mapping[Seat, Policy[Any, Any]]) -> SearchPolicy[ViewT, StateT]:
+        """The same player at a table whose other seats are known to be these
+        computer players (a computer's level is public at the table). The
+        simulations play each such seat as that very player when it decides from
+        its view alone (the simulations have no history to give it); every other
+        seat (people, players that remember) stays ``rollout``. Not the viewer's
+        own seat: its later decisions in a simulation are ``rollout``'s too."""
+        player = copy.copy(self)
+        player.seated = {
+            seat: policy
+            for seat, policy in players.items()
+            if not policy.remembers and not isinstance(policy, SearchPolicy)
+        }
         return player
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
@@ -234,6 +253,11 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         """Choices a simulation plays before the estimate (a game may scale it)."""
         return self.settings.horizon
 
+    def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
+        """Who plays ``actor`` in ``seat``'s simulations (past the guide's part): its
+        known player (``facing``), else ``rollout``."""
+        return self.rollout if actor == seat else self.seated.get(actor, self.rollout)
+
     def simulate(self, state: StateT, seat: Seat, choice: Any, rng: random.Random) -> float:
         """Play ``choice`` on a sampled state, the seat's next decisions of the same
         moment (the rest of its turn: targets, payment) by the guide, then the rollout
@@ -248,7 +272,7 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
             awaiting = game.awaiting(state)
             actor = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
             finishing = finishing and actor == seat
-            policy = self.guide if finishing else self.rollout
+            policy = self.guide if finishing else self.simulated(actor, seat)
             move = policy.choose(game.view(state, actor), rng)
             game.apply_in_place(state, actor, move)
         result = game.result(state)

@@ -182,7 +182,7 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
             if not to_the_end and next_turn_of(state, seat, start):
                 break
             actor = state.turn
-            policy = self.guide if actor == seat else self.rollout
+            policy = self.guide if actor == seat else self.simulated(actor, seat)
             game.apply_in_place(state, actor, policy.choose(game.view(state, actor), rng))
         result = game.result(state)
         if result is not None:

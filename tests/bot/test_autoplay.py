@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -179,6 +179,7 @@ class RecordingThinker(Thinker):
         super().__init__(workers=1, budget=0.05)
         self.given: list[tuple[Level, Seat, list[Event]]] = []
         self.as_json: list[list[str]] = []
+        self.computers: list[tuple[Level, Seat, dict[Seat, Level]]] = []
 
     async def choose(
         self,
@@ -189,12 +190,37 @@ class RecordingThinker(Thinker):
         history: Sequence[Event] = (),
         *,
         history_json: Sequence[str] | None = None,
+        computers: Mapping[Seat, Level] | None = None,
     ) -> Choice:
         assert view.viewer is not None
         self.given.append((level, view.viewer, list(history)))
+        self.computers.append((level, view.viewer, dict(computers or {})))
         if history_json is not None:
             self.as_json.append(list(history_json))
-        return await super().choose(game, level, view, rng, history, history_json=history_json)
+        return await super().choose(
+            game, level, view, rng, history, history_json=history_json, computers=computers
+        )
+
+
+async def test_a_search_is_told_which_seats_are_computers_and_at_what_level(
+    service: TableService,
+) -> None:
+    """A computer's level shows in the lobby: HARD plays the other computer seats as
+    they play in its simulations (an EASY seat as EASY), people as NORMAL."""
+    thinker = RecordingThinker()
+    service.thinker = thinker
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    table = await table_with_computers(service, Level.HARD, Level.EASY)
+    await service.start(table, PERSON, moderator=False)
+    try:
+        await person_plays(service, table, random.Random(3), 6)
+    finally:
+        await autoplay.stop()
+        thinker.close()
+    told = {(level, seat): computers for level, seat, computers in thinker.computers}
+    assert told[(Level.HARD, 1)] == {2: Level.EASY}, "the other computer, not the person"
+    assert told[(Level.EASY, 2)] == {1: Level.HARD}
 
 
 async def test_a_computer_that_remembers_is_given_its_seats_visible_history(

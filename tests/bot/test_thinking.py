@@ -7,7 +7,7 @@ import asyncio
 import os
 import pickle
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 
 from bot.thinking import Question, Thinker, answer, decide, searches
 from games.ai import QUICK_LEVELS, Level, decision_rng
-from games.base import Choice, Event, View
+from games.base import Choice, Event, Seat, View
 from games.registry import GAMES, policy_for
 from games.search import SearchPolicy
 
@@ -124,6 +124,36 @@ def test_a_question_is_answered_alike_in_any_process() -> None:
         )
 
 
+def test_a_question_carries_the_table_s_computers_to_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker's search plays the other computer seats at their levels: here the
+    EASY seat is simulated by EASY's own player, and no other seat is."""
+    view, seat, history = asked("complots", 4)
+    other = (seat + 1) % len(view.players)  # type: ignore[attr-defined]
+    played: list[tuple[Seat, Level]] = []
+    simulated = SearchPolicy.simulated
+
+    def recording(self: SearchPolicy[Any, Any], actor: Seat, mine: Seat) -> Any:
+        policy = simulated(self, actor, mine)
+        played.append((actor, policy.level))
+        return policy
+
+    monkeypatch.setattr(SearchPolicy, "simulated", recording)
+    rng = decision_rng(4, 1, seat)
+    question = Question.of(
+        "complots", Level.HARD, view, history, rng, 0.05, computers={other: Level.EASY}
+    )
+    crossed = pickle.loads(pickle.dumps(question))
+    assert crossed.computers == ((other, Level.EASY),)
+    answer(crossed)
+    assert played and {(other, Level.EASY)} == {p for p in played if p[0] == other}
+    assert {level for actor, level in played if actor == seat} == {Level.NORMAL}
+    played.clear()
+    decide("complots", Level.HARD, view, decision_rng(4, 1, seat), history, 0.05)
+    assert played and {level for _, level in played} == {Level.NORMAL}, "no table: NORMAL"
+
+
 def test_a_question_takes_the_history_s_json_as_stored_when_it_is_given() -> None:
     view, seat, history = asked("mascarade", 8)
     stored = [event.model_dump_json() for event in history]
@@ -150,9 +180,10 @@ def test_the_budget_runs_from_when_the_computer_was_asked(
         rng: random.Random,
         history: Sequence[Event],
         budget: float,
+        computers: Mapping[Seat, Level] | None = None,
     ) -> Choice:
         given.append(budget)
-        return decide(game, level, view, rng, history, budget)
+        return decide(game, level, view, rng, history, budget, computers)
 
     monkeypatch.setattr("bot.thinking.decide", deciding)
     view, seat, history = asked("complots", 4)

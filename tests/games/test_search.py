@@ -240,3 +240,43 @@ def test_hard_beats_random_seats(name: str, players: int, games: int, least: flo
     the fair share."""
     share = hero_share(GAMES[name], hard(name), RANDOM, players, games, seed=100)
     assert share >= least, share
+
+
+@dataclass
+class Asked:
+    """A view-only player that notes which seats it was asked to play."""
+
+    inner: Any
+    seats: Counter[Seat] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self.level = self.inner.level
+        self.remembers = False
+
+    def choose(self, view: Any, rng: random.Random, history: Any = ()) -> Any:
+        self.seats[view.viewer] += 1
+        return self.inner.choose(view, rng, history)
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_simulations_play_the_known_computers_as_they_play(name: str) -> None:
+    """Facing computers whose level it knows, a search's simulations play each of
+    them as that very player (when it decides from its view alone), never the
+    searching seat itself; a player that remembers is not one the simulations can
+    play (they have no history to give it)."""
+    players = 4 if name == "mascarade" else 2
+    asked = [
+        m for m in moments(name, players, games=1, share=0.3) if len(m.view.prompt.choices) > 1
+    ]
+    others = 0
+    for moment in asked[:3]:
+        easy = Asked(policy_for(name, Level.EASY))
+        policy = hard(name).facing(dict.fromkeys(range(players), easy))  # type: ignore[arg-type]
+        choice = policy.choose(moment.view, random.Random(2), moment.history)
+        assert choice in moment.view.prompt.choices
+        assert moment.seat not in easy.seats, "the searching seat plays as its own rollout"
+        others += sum(easy.seats.values())
+    assert others, "the simulations asked the EASY seats"
+    remembering = policy_for("complots", Level.NORMAL)
+    assert remembering.remembers
+    assert not hard("complots").facing({1: remembering}).seated
