@@ -202,22 +202,31 @@ class RecordingThinker(Thinker):
         )
 
 
+async def recorded_game(
+    service: TableService, levels: Sequence[Level], seed: int, turns: int
+) -> tuple[RecordingThinker, int]:
+    """A table of the person and computers at ``levels``; the person plays up to
+    ``turns`` random moves, the computers answer through a recording thinker."""
+    thinker = RecordingThinker()
+    service.thinker = thinker
+    autoplay = Autoplay(service, delay=0.0)
+    service.listeners.append(autoplay)
+    table = await table_with_computers(service, *levels)
+    await service.start(table, PERSON, moderator=False)
+    try:
+        await person_plays(service, table, random.Random(seed), turns)
+    finally:
+        await autoplay.stop()
+        thinker.close()
+    return thinker, table
+
+
 async def test_a_search_is_told_which_seats_are_computers_and_at_what_level(
     service: TableService,
 ) -> None:
     """A computer's level shows in the lobby: HARD plays the other computer seats as
     they play in its simulations (an EASY seat as EASY), people as NORMAL."""
-    thinker = RecordingThinker()
-    service.thinker = thinker
-    autoplay = Autoplay(service, delay=0.0)
-    service.listeners.append(autoplay)
-    table = await table_with_computers(service, Level.HARD, Level.EASY)
-    await service.start(table, PERSON, moderator=False)
-    try:
-        await person_plays(service, table, random.Random(3), 6)
-    finally:
-        await autoplay.stop()
-        thinker.close()
+    thinker, _ = await recorded_game(service, (Level.HARD, Level.EASY), seed=3, turns=6)
     told = {(level, seat): computers for level, seat, computers in thinker.computers}
     assert told[(Level.HARD, 1)] == {2: Level.EASY}, "the other computer, not the person"
     assert told[(Level.EASY, 2)] == {1: Level.HARD}
@@ -228,17 +237,9 @@ async def test_a_computer_that_remembers_is_given_its_seats_visible_history(
 ) -> None:
     """Complots NORMAL reads the seat's history (claims, blocks, exchanges): the bot
     loads it from the stored events for each of its decisions; EASY is spared it."""
-    thinker = RecordingThinker()
-    service.thinker = thinker
-    autoplay = Autoplay(service, delay=0.0)
-    service.listeners.append(autoplay)
-    table = await table_with_computers(service, Level.NORMAL, Level.EASY, Level.NORMAL)
-    await service.start(table, PERSON, moderator=False)
+    levels = (Level.NORMAL, Level.EASY, Level.NORMAL)
+    thinker, table = await recorded_game(service, levels, seed=5, turns=30)
     game = service.game("complots")
-    try:  # the person plays a few turns; the computers answer
-        await person_plays(service, table, random.Random(5), 30)
-    finally:
-        await autoplay.stop()
     assert remembers("complots", Level.NORMAL) and not remembers("complots", Level.EASY)
     normal = [(seat, history) for level, seat, history in thinker.given if level is Level.NORMAL]
     easy = [history for level, _, history in thinker.given if level is Level.EASY]
@@ -274,18 +275,9 @@ class CountedReads:
 async def test_the_log_is_read_once_and_then_follows_each_step(service: TableService) -> None:
     """A computer that remembers would otherwise read and parse the whole log at each
     of its decisions (a few milliseconds late in a long game, on the event loop)."""
-    thinker = RecordingThinker()
-    service.thinker = thinker
     counted = CountedReads(service.repo)
     service.repo = counted
-    autoplay = Autoplay(service, delay=0.0)
-    service.listeners.append(autoplay)
-    table = await table_with_computers(service, Level.NORMAL, Level.NORMAL)
-    await service.start(table, PERSON, moderator=False)
-    try:
-        await person_plays(service, table, random.Random(8), 30)
-    finally:
-        await autoplay.stop()
+    thinker, table = await recorded_game(service, (Level.NORMAL, Level.NORMAL), seed=8, turns=30)
     game = service.game("complots")
     logged = [
         game.parse_event(r.event_json) for r in await counted.repo.events(table, public_only=False)
