@@ -206,6 +206,19 @@ def report(path: Path) -> None:
         print(f"  [{tally.cell.budget} s {tally.cell.clock}]" + cell_line(tally))
 
 
+def carry(args: argparse.Namespace) -> None:
+    """``--carry-from``: the chosen cells of an older code, under today's code."""
+    ledger = Ledger(args.report)
+    today = codes()
+    for name in args.game or list(GAMES):
+
+        def chosen(cell: Cell, game: str = name) -> bool:
+            return cell.game == game and cell.hero == args.hero and cell.against in args.against
+
+        copied = ledger.carry(args.carry_from, today[name], chosen)
+        print(f"{name}: {copied} games carried from {args.carry_from} to {today[name]}")
+
+
 def timing_line(level: Level, seconds: list[float]) -> str:
     if not seconds:
         return f"{level.value:<8} no decisions"
@@ -258,8 +271,16 @@ def main() -> None:
     parser.add_argument(
         "--prune", action="store_true", help="with --report: drop games of older code"
     )
+    parser.add_argument(
+        "--carry-from",
+        metavar="CODE",
+        help="with --report: copy the --game's cells of this older code (--hero against"
+        " --against) to today's code, after showing their decisions did not change",
+    )
     args = parser.parse_args()
     if args.report:
+        if args.carry_from:
+            carry(args)
         if args.prune:
             print(f"dropped {Ledger(args.report).prune(codes())} games of older code")
         report(args.report)

@@ -27,7 +27,7 @@ import hashlib
 import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -236,6 +236,34 @@ class Ledger:
     def current(self, codes: dict[str, str]) -> list[Tally]:
         """The tallies of cells whose code is each game's code today."""
         return [t for t in self.tallies.values() if codes.get(t.cell.game) == t.cell.code]
+
+    def carry(self, old: str, new: str, keep: Callable[[Cell], bool]) -> int:
+        """Copies the games of every cell of code ``old`` that ``keep`` accepts to
+        the same cell of code ``new``; returns how many games were copied. Only for
+        a change shown to leave those cells' decisions as they were (replayed games
+        identical, or a diff that cannot reach them): the ledger cannot tell."""
+        copied = 0
+        for tally in [t for t in self.tallies.values() if t.cell.code == old]:
+            if not keep(tally.cell):
+                continue
+            cell = tally.cell.model_copy(update={"code": new})
+            have = self.tally(cell).played
+            for played in self._games_of(tally.cell):
+                if played.index not in have:
+                    self.record(played.model_copy(update={"cell": cell}))
+                    copied += 1
+        return copied
+
+    def _games_of(self, cell: Cell) -> list[Played]:
+        """The cell's games as the file holds them, in order."""
+        games = []
+        for line in self._lines():
+            if is_game(line) and line_cell(line) == cell.id:
+                _, index, share, times, longest_ms = json.loads(line)
+                games.append(
+                    Played(cell=cell, index=index, share=share, times=times, longest_ms=longest_ms)
+                )
+        return games
 
     def prune(self, codes: dict[str, str]) -> int:
         """Drops the games (and the cells) whose code is no longer the game's; returns

@@ -157,3 +157,19 @@ def test_the_interval_holds_the_rate_and_stays_open_at_the_extremes() -> None:
         tally.add(game(index, index % 2))
     low, high = tally.interval()
     assert low < tally.rate < high and high - low < 0.07
+
+
+def test_cells_shown_unchanged_are_carried_to_the_new_code_once(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    other = CELL.model_copy(update={"against": "normal"})
+    ledger.record(game(0, 1.0))
+    ledger.record(game(3, 0.5))
+    ledger.record(game(0, 0.0, other))
+    assert ledger.carry("abc", "new", lambda cell: cell.against == "easy") == 2
+    assert ledger.carry("abc", "new", lambda cell: cell.against == "easy") == 0, "once"
+    read = Ledger(ledger.path)
+    carried = read.tally(CELL.model_copy(update={"code": "new"}))
+    assert (carried.games, carried.wins, carried.played) == (2, 1.5, {0, 3})
+    assert carried.times == {2: 6} and carried.longest_ms == 14.0
+    assert read.tally(CELL).games == 2, "the old cell stays until pruned"
+    assert not read.tally(other.model_copy(update={"code": "new"})).games, "not chosen"
