@@ -12,9 +12,9 @@ but thinks ahead with the rules engine itself (determinized Monte Carlo, "PIMC")
    own following decisions of that turn are taken by the guide (the game's
    NORMAL), and the game is played on from there by a fast policy in every seat
    (the game's NORMAL, on the sampled state's views; a seat known to be a
-   computer that decides from its view alone, such as EASY, as itself), with the same
-   random numbers for every choice: choices are compared on the same cards and
-   the same luck. A playout stops after ``horizon`` choices: a finished game
+   computer that decides from its view alone, such as EASY, as itself:
+   ``facing``), with the same random numbers for every choice: choices are
+   compared on the same cards and the same luck. A playout stops after ``horizon`` choices: a finished game
    scores its result for the seat (a win shared by ``k`` counts ``1/k``), an
    unfinished one the sampler's ``estimate``. After ``narrow_after`` rounds only
    the ``widest`` most promising choices go on.
