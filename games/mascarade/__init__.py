@@ -79,7 +79,10 @@ contest_margin 0 10.7 (1/2), 0.6 10.3 (5/7), claim_trust 0.5 10.0 (0/3), 0.9 11.
 (0/0), 1,000 deals 9.5 (16/20). These five together on fresh seeds 1001-1400:
 14.8 % (11.6-18.6) of 400 against 11.5 % (8.7-15.0) with NORMAL's knobs (38/25:
 not yet significant, p ~ 0.13); contest_knowing 0.8 with contest_noise 0.12 alone
-13.8 % (10.7-17.5) (13/4, p ~ 0.05). Far from the 25 % goal: a knob moves few games."""
+13.8 % (10.7-17.5) (13/4, p ~ 0.05). HARD itself (bench.ai --hard, 0.2 s of CPU,
+seeds 1-200, its guide's own random stream): 13.5 % (9.4-18.9) of 200 games against
+12.0 % with NORMAL's knobs on the same seeds (12 won alone against 9); decisions at
+most 68 ms of CPU. Far from the 25 % goal: a knob moves few games."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
