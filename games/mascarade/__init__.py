@@ -13,7 +13,7 @@ from games.base import Event, Prompt
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
-from .ai import POLICIES, NormalPolicy, RememberingPolicy
+from .ai import NORMAL_KNOBS, POLICIES, Knobs, NormalPolicy, RememberingPolicy
 from .cards import Character
 from .engine import GAME, Mascarade
 from .models import MascaradeOptions, MascaradeState, MascaradeView
@@ -25,9 +25,10 @@ table offers some twenty, too many for the simulations a budget allows)."""
 
 SEARCHED_PLAYERS = 6
 """The largest table where HARD searches; beyond it HARD plays its guide (NORMAL
-following 200 deals), which won 12.0 % (8.2-17.2) of 200 games against remembering
-NORMALs at 10 players (seed 1, 0.2 s of CPU). With simulations cut after 40 choices
-a decision there got a median of 8 simulations: 8.6 % (4.0-17.5) of 70 games
+following 200 deals; since then with its own knobs, ``BIG_TABLE_KNOBS``), which
+won 12.0 % (8.2-17.2) of 200 games against remembering NORMALs at 10 players
+(seed 1, 0.2 s of CPU, NORMAL's knobs). With simulations cut after 40 choices a
+decision there got a median of 8 simulations: 8.6 % (4.0-17.5) of 70 games
 against its guide's 5.7 % of the same 70. Cut soon after the turn
 (``MascaradeSearch.horizon``, some 75 simulations a decision) the search at 10
 players won 7.5 % (4.6-12.0) of the same 200 games as the guide (seeds 1-200; 13
@@ -62,6 +63,27 @@ of CPU; this setting won 16 and 17 of them in two runs, 7 games apart): caution 
 from 5 players won 12 (2 alone against 7), 3.0 won 16; SHORTLIST 2 there won 11 (6
 alone against 12), 6 won 16; AFTER_TURN 9 won 16. Nothing clearly better: kept."""
 
+BIG_TABLE_KNOBS = Knobs(
+    future=0.8, contest_knowing=0.8, contest_noise=0.12, rival_weight=0.7, variety=0.0
+)
+"""HARD's own weights beyond SEARCHED_PLAYERS, where it plays its guide (NORMAL's
+where it searches: not measured with the search). Mostly a guide that fears a
+contest more, so bluffs less. Tuned by bench/mascarade_guide.py (no search, the
+guide following 200 deals against 9 remembering NORMALs at 10 players), 300 games
+paired on seeds 1-300, one knob at a time (NORMAL's knobs: 11.0 %; in brackets the
+games won by the variant alone against by NORMAL's knobs alone): contest_knowing
+0.8 12.7 % (7/2), contest_noise 0.12 12.7 (8/3), 0.02 8.8 (8/14), variety 0 11.7
+(6/4), future 0.8 11.7 (10/8), 1.0 11.3 (19/18), 0.4 6.8 (7/19), rival_weight 0.7
+11.7 (7/5), 0.2 10.7 (6/7), future 0.8 with rival_weight 0.7 12.3 (14/10),
+contest_margin 0 10.7 (1/2), 0.6 10.3 (5/7), claim_trust 0.5 10.0 (0/3), 0.9 11.0
+(0/0), 1,000 deals 9.5 (16/20). These five together on fresh seeds 1001-1400:
+14.8 % (11.6-18.6) of 400 against 11.5 % (8.7-15.0) with NORMAL's knobs (38/25:
+not yet significant, p ~ 0.13); contest_knowing 0.8 with contest_noise 0.12 alone
+13.8 % (10.7-17.5) (13/4, p ~ 0.05). HARD itself (bench.ai --hard, 0.2 s of CPU,
+seeds 1-200, its guide's own random stream): 13.5 % (9.4-18.9) of 200 games against
+12.0 % with NORMAL's knobs on the same seeds (12 won alone against 9); decisions at
+most 68 ms of CPU. Far from the 25 % goal: a knob moves few games."""
+
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
 
@@ -76,6 +98,8 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
     remembers = True
     """Track the deals through the history once per decision, for the guide's beliefs
     and the sampler's deals (else both read the view alone)."""
+    big_table_knobs = BIG_TABLE_KNOBS
+    """The guide's weights beyond ``searched_players`` (NORMAL's at smaller tables)."""
 
     def recall(
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
@@ -87,9 +111,15 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         # players is long: a margin keeps the slow ones under the budget.
         left = self.settings.budget_seconds * MARGIN - (self.clock() - started)
         moment.settings = replace(self.settings, budget_seconds=max(left, 0.0))
-        moment.guide = RememberingPolicy(deals)
+        moment.guide = RememberingPolicy(deals, knobs=self.guide_knobs(view))
         moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
+
+    def guide_knobs(self, view: MascaradeView) -> Knobs:
+        """HARD's own weights where it plays its guide; NORMAL's where it searches."""
+        if len(view.players) > self.searched_players:
+            return self.big_table_knobs
+        return NORMAL_KNOBS
 
     def candidates(
         self,

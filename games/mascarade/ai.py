@@ -108,6 +108,34 @@ POWER_EXTRA: dict[Character, float] = {
 """Worth of a power beyond coins (the Spy's look and steal, the Fool's swap)."""
 
 
+@dataclass(frozen=True)
+class Knobs:
+    """The weights a ``Mind`` decides by. The defaults are NORMAL's (the module
+    constants above, whose docstrings say what each is); a HARD guide may play
+    others without moving NORMAL's decisions."""
+
+    rival_weight: float = RIVAL_WEIGHT
+    danger_coins: float = DANGER_COINS
+    sure: float = SURE
+    future: float = FUTURE
+    other_cards: float = OTHER_CARDS
+    confusion: float = CONFUSION
+    gift_weight: float = GIFT_WEIGHT
+    contest_noise: float = CONTEST_NOISE
+    contest_knowing: float = CONTEST_KNOWING
+    contest_win: float = CONTEST_WIN
+    claim_trust: float = CLAIM_TRUST
+    inquisitor_hit: float = INQUISITOR_HIT
+    contest_margin: float = CONTEST_MARGIN
+    variety: float = VARIETY
+    nearly: float = NEARLY
+    long_game_rounds: int = LONG_GAME_ROUNDS
+
+
+NORMAL_KNOBS = Knobs()
+"""NORMAL's weights (and the view-only NORMAL's, EASY's and the simulations')."""
+
+
 # --- places ------------------------------------------------------------------
 
 
@@ -188,6 +216,7 @@ class Fortunes:
     view: MascaradeView
     me: Seat
     harms: dict[tuple[Seat, Character], float] = field(default_factory=dict)
+    knobs: Knobs = NORMAL_KNOBS
 
     @cached_property
     def coins(self) -> list[float]:
@@ -223,11 +252,11 @@ class Fortunes:
             return WIN if mine >= richest else -WIN
         return mine - self.rival_weight(min(mine, poorest)) * richest
 
-    @staticmethod
-    def rival_weight(poorest: float) -> float:
+    def rival_weight(self, poorest: float) -> float:
         """Near a bankruptcy the richest wins: then only the lead counts."""
-        danger = min(1.0, max(0.0, (DANGER_COINS - poorest) / (DANGER_COINS - 1)))
-        return RIVAL_WEIGHT + (1 - RIVAL_WEIGHT) * danger
+        danger_coins, weight = self.knobs.danger_coins, self.knobs.rival_weight
+        danger = min(1.0, max(0.0, (danger_coins - poorest) / (danger_coins - 1)))
+        return weight + (1 - weight) * danger
 
     def fined(self, coins: Sequence[float], *seats: Seat) -> list[float]:
         after = list(coins)
@@ -260,7 +289,9 @@ class Fortunes:
             return self.after_witch(user, coins)
         elif character is Character.INQUISITOR:
             victim = self.richest_other(user, coins)
-            take(coins, user, victim, INQUISITOR_HIT * min(INQUISITOR_FINE, coins[victim]))
+            take(
+                coins, user, victim, self.knobs.inquisitor_hit * min(INQUISITOR_FINE, coins[victim])
+            )
         return coins
 
     def after_witch(self, user: Seat, coins: list[float]) -> list[float]:
@@ -305,11 +336,17 @@ def swapped(coins: Sequence[float], one: Seat, two: Seat) -> list[float]:
 class Mind:
     """One NORMAL decision: the viewer's beliefs and the worth of its options."""
 
-    def __init__(self, view: MascaradeView, beliefs: list[Belief] | None = None) -> None:
+    def __init__(
+        self,
+        view: MascaradeView,
+        beliefs: list[Belief] | None = None,
+        knobs: Knobs = NORMAL_KNOBS,
+    ) -> None:
         assert view.viewer is not None
         self.view = view
         self.me = view.viewer
-        self.table = Fortunes(view, self.me)
+        self.knobs = knobs
+        self.table = Fortunes(view, self.me, knobs=knobs)
         self.beliefs = beliefs_of(view) if beliefs is None else beliefs
         self.worths: dict[int, tuple[Belief, float]] = {}
         """``card_worth`` of the beliefs already weighed (by identity: they do not change)."""
@@ -331,7 +368,7 @@ class Mind:
         if known is not None and known[0] is belief:
             return known[1]
         worth = self.potential(belief)
-        worth = worth if certainty(belief) >= SURE else FUTURE * worth
+        worth = worth if certainty(belief) >= self.knobs.sure else self.knobs.future * worth
         self.worths[id(belief)] = (belief, worth)
         return worth
 
@@ -343,13 +380,13 @@ class Mind:
         others (the two- and three-player hands)."""
         protected = self.view.protected_slot
         best = max(w for slot, w in enumerate(worths) if slot != protected)
-        return best + OTHER_CARDS * (sum(worths) - best)
+        return best + self.knobs.other_cards * (sum(worths) - best)
 
     def gift_harm(self, seat: Seat | None, belief: Belief) -> float:
         """Harm (<= 0) of handing this card to ``seat`` (nothing for the centre)."""
         if seat is None or seat == self.me:
             return 0.0
-        return GIFT_WEIGHT * sum(
+        return self.knobs.gift_weight * sum(
             p * min(0.0, self.table.harm(seat, c)) for c, p in belief.items() if p > 0.05
         )
 
@@ -360,14 +397,14 @@ class Mind:
         nearly as good, so that players cannot repeat the same turns forever (a view
         has no history: two players both sure the other is the Witch would swap
         fortunes back and forth)."""
-        if self.dragging_on() and rng.random() < VARIETY:
+        if self.dragging_on() and rng.random() < self.knobs.variety:
             return rng.choice(prompt.choices)
         current = self.hand_worth([self.own(s) for s in range(self.view.hand_size)])
         scored = [(self.worth_of(c, current) + rng.random() * 1e-3, c) for c in prompt.choices]
         best = max(worth for worth, _ in scored)
-        if rng.random() < VARIETY:
+        if rng.random() < self.knobs.variety:
             looks = [c for c in prompt.choices if isinstance(c, Look) and self.unsure(c.slot)]
-            near = [c for worth, c in scored if worth >= best - NEARLY]
+            near = [c for worth, c in scored if worth >= best - self.knobs.nearly]
             return rng.choice(looks or near)
         return next(c for worth, c in scored if worth == best)
 
@@ -378,20 +415,23 @@ class Mind:
 
     def dragging_on(self) -> bool:
         """A game this long is likely caught in a cycle of sure moves: shake it."""
-        return self.view.turn_number > LONG_GAME_ROUNDS * len(self.table.playing)
+        return self.view.turn_number > self.knobs.long_game_rounds * len(self.table.playing)
 
     def unsure(self, slot: int) -> bool:
-        return certainty(self.own(slot)) < SURE
+        return certainty(self.own(slot)) < self.knobs.sure
 
     def worth_of(self, choice: MascaradeChoice, current: float) -> float:
         if isinstance(choice, Announce):
             # The card stays: its worth for later turns adds to the power used now.
-            return self.announce_worth(choice.slot, choice.character) + FUTURE * current
+            return self.announce_worth(choice.slot, choice.character) + self.knobs.future * current
         if isinstance(choice, Look):
             return self.look_worth(choice.slot, current)
         assert isinstance(choice, Swap)
         target = place_of(self.view, CardRef(seat=choice.target, slot=choice.target_slot))
-        return FUTURE * self.swap_gain(self.hand[choice.slot], target, current) + CONFUSION
+        return (
+            self.knobs.future * self.swap_gain(self.hand[choice.slot], target, current)
+            + self.knobs.confusion
+        )
 
     def announce_worth(self, slot: int, character: Character) -> float:
         """True: the power works, contested or not. False: it works unless contested;
@@ -412,20 +452,22 @@ class Mind:
                 self.beliefs[seat * self.view.hand_size + s].get(character, 0.0)
                 for s in range(self.view.hand_size)
             )
-            knowing = CONTEST_KNOWING * min(holds, 1.0)
+            knowing = self.knobs.contest_knowing * min(holds, 1.0)
             if knowing > 0.01:
                 harm += knowing * self.table.harm(seat, character)
-            rate = max(CONTEST_NOISE + knowing, CONTEST_WIN if winning else 0.0)
+            rate = max(
+                self.knobs.contest_noise + knowing, self.knobs.contest_win if winning else 0.0
+            )
             nobody *= 1 - min(rate, 1.0)
         return 1 - nobody, harm
 
     def look_worth(self, slot: int, current: float) -> float:
         belief = self.own(slot)
-        if certainty(belief) >= SURE:
-            return FUTURE * current
+        if certainty(belief) >= self.knobs.sure:
+            return self.knobs.future * current
         worths = [self.card_worth(self.own(s)) for s in range(self.view.hand_size)]
         worths[slot] = self.potential(belief)
-        return FUTURE * self.hand_worth_of(worths)
+        return self.knobs.future * self.hand_worth_of(worths)
 
     def swap_gain(self, mine: int, other: int, current: float) -> float:
         """The hand's worth after the better of swapping or pretending to."""
@@ -474,12 +516,12 @@ class Mind:
         p = self.own(slot).get(character, 0.0)
         claimed = self.beliefs[claimant * self.view.hand_size + announcement.slot]
         q = claimed.get(character, 0.0)
-        if certainty(claimed) < SURE:
+        if certainty(claimed) < self.knobs.sure:
             # Players mostly announce what they believe they are: a claim is evidence.
-            q = min(q + max(0.0, 1 - p - q) * CLAIM_TRUST, 1 - p)
+            q = min(q + max(0.0, 1 - p - q) * self.knobs.claim_trust, 1 - p)
         if (
             self.contest_gain(claimant, character, p, q, bool(announcement.contesters))
-            > CONTEST_MARGIN
+            > self.knobs.contest_margin
         ):
             return Contest(slot=slot)
         return Pass()
@@ -552,7 +594,7 @@ class Mind:
         def outcome(choice: MascaradeChoice) -> float:
             assert isinstance(choice, ChoosePlayer) and choice.target is not None
             known = certainty(self.beliefs_of_seat(choice.target))
-            miss = INQUISITOR_HIT * (1 - known / 2)
+            miss = self.knobs.inquisitor_hit * (1 - known / 2)
             after = list(coins)
             take(after, self.me, choice.target, miss * min(INQUISITOR_FINE, coins[choice.target]))
             return self.table.standing(after)
@@ -612,11 +654,16 @@ class RememberingPolicy(NormalPolicy):
     remembers = True
 
     def __init__(
-        self, deals: Sequence[Sequence[Character]] | None = None, particles: int = PARTICLES
+        self,
+        deals: Sequence[Sequence[Character]] | None = None,
+        particles: int = PARTICLES,
+        knobs: Knobs = NORMAL_KNOBS,
     ) -> None:
         self.deals = deals
         self.particles = particles
         """Deals followed through the history when none are given (``track``)."""
+        self.knobs = knobs
+        """Its weights: NORMAL's, or a HARD guide's."""
 
     def recall(
         self,
@@ -626,7 +673,7 @@ class RememberingPolicy(NormalPolicy):
         history: Sequence[Event],
     ) -> MascaradeChoice:
         deals = self.deals if self.deals is not None else track(view, history, self.particles)
-        return self.think(Mind(view, remembered(view, deals)), prompt, rng)
+        return self.think(Mind(view, remembered(view, deals), self.knobs), prompt, rng)
 
     def decide(
         self, view: MascaradeView, prompt: MascaradePrompt, rng: random.Random
@@ -638,7 +685,7 @@ class RememberingPolicy(NormalPolicy):
         moments (they are few)."""
         if view.stage is not Stage.TURN:
             return list(prompt.choices)
-        return Mind(view, remembered(view, self.deals)).ranked(prompt)[:size]
+        return Mind(view, remembered(view, self.deals), self.knobs).ranked(prompt)[:size]
 
 
 def remembered(

@@ -6,13 +6,22 @@ suite, tests/games/conformance.)"""
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 
 from games.ai import Level, Policy
 from games.base import Seat
-from games.mascarade import GAME, Character, MascaradeState
-from games.mascarade.ai import POLICIES, beliefs_of
+from games.mascarade import (
+    BIG_TABLE_KNOBS,
+    GAME,
+    HARD,
+    SEARCHED_PLAYERS,
+    Character,
+    MascaradeState,
+    ai,
+)
+from games.mascarade.ai import NORMAL_KNOBS, POLICIES, Knobs, RememberingPolicy, beliefs_of
 from games.mascarade.cards import OFFICIAL_SETS
 from games.mascarade.models import (
     Announce,
@@ -392,3 +401,30 @@ def test_both_levels_beat_random_seats_and_normal_beats_easy() -> None:
     normal_share = win_share(Level.NORMAL, Level.EASY, players, games, seed=900)
     easy_share = win_share(Level.EASY, Level.EASY, players, games, seed=900)
     assert normal_share > max(easy_share, fair) + 0.2
+
+
+# --- HARD's own knobs ---------------------------------------------------------------
+
+
+def test_normal_decides_by_the_module_constants() -> None:
+    """NORMAL's knobs are the constants (a HARD guide's may differ, NORMAL's must not)."""
+    assert isinstance(NORMAL, RememberingPolicy)
+    assert NORMAL.knobs == NORMAL_KNOBS == Knobs()
+    for knob in fields(Knobs):
+        assert getattr(NORMAL_KNOBS, knob.name) == getattr(ai, knob.name.upper()), knob.name
+
+
+def test_a_guide_with_other_knobs_decides_by_them() -> None:
+    """The same contest (a bluff would make the leader win): NORMAL contests; a guide
+    asking a far larger margin stays silent."""
+    table = announced(six(coins=[11, 6, 6, 6, 6, 6]), KING)
+    assert normal(table) == Contest(slot=0)
+    cautious = RememberingPolicy(knobs=Knobs(contest_margin=100.0))
+    assert decide(cautious, table) == Pass()
+
+
+def test_hard_plays_its_own_knobs_only_where_it_does_not_search() -> None:
+    big = GAME.view(GAME.setup(SEARCHED_PLAYERS + 1, GAME.options_model(), 1), 0)
+    small = GAME.view(GAME.setup(SEARCHED_PLAYERS, GAME.options_model(), 1), 0)
+    assert HARD.guide_knobs(big) == BIG_TABLE_KNOBS != NORMAL_KNOBS
+    assert HARD.guide_knobs(small) == NORMAL_KNOBS
