@@ -213,7 +213,13 @@ def carry(args: argparse.Namespace) -> None:
     for name in args.game or list(GAMES):
 
         def chosen(cell: Cell, game: str = name) -> bool:
-            return cell.game == game and cell.hero == args.hero and cell.against in args.against
+            sized = not args.players or cell.players in args.players
+            return (
+                cell.game == game
+                and cell.hero == args.hero
+                and cell.against in args.against
+                and sized
+            )
 
         copied = ledger.carry(args.carry_from, today[name], chosen)
         print(f"{name}: {copied} games carried from {args.carry_from} to {today[name]}")
@@ -275,7 +281,8 @@ def main() -> None:
         "--carry-from",
         metavar="CODE",
         help="with --report: copy the --game's cells of this older code (--hero against"
-        " --against) to today's code, after showing their decisions did not change",
+        " --against, at --players) to today's code, after showing their decisions did not"
+        " change",
     )
     args = parser.parse_args()
     if args.report:
