@@ -14,10 +14,11 @@ but thinks ahead with the rules engine itself (determinized Monte Carlo, "PIMC")
    (the game's NORMAL, on the sampled state's views; a seat known to be a
    computer that decides from its view alone, such as EASY, as itself:
    ``facing``), with the same random numbers for every choice: choices are
-   compared on the same cards and the same luck. A playout stops after ``horizon`` choices: a finished game
-   scores its result for the seat (a win shared by ``k`` counts ``1/k``), an
-   unfinished one the sampler's ``estimate``. After ``narrow_after`` rounds only
-   the ``widest`` most promising choices go on.
+   compared on the same cards and the same luck. A playout stops after
+   ``horizon`` choices: a finished game scores its result for the seat (a win
+   shared by ``k`` counts ``1/k``), an unfinished one the sampler's
+   ``estimate``. After ``narrow_after`` rounds only the ``widest`` most
+   promising choices go on.
 3. The guide's choice (the game's NORMAL) is kept unless another beats it
    clearly: on the same sampled states, its average gain exceeds ``caution``
    standard errors (a few noisy playouts must not override a sound rule of
