@@ -87,7 +87,8 @@ NORMAL and the headroom change its simulation counts only), seeds 1-200: 57.5 %
 (50.6-64.1) against 58.5 % before, decisions median 180 / p99 185 / max 205 ms; at
 4 players 50.0 % (43.1-56.9) against 44.7 % of 179 before (on those 179 seeds, 86
 wins against 80), max 199 ms. At the bot's 1.0 s, 2 players, seeds 1-100: 71.5 %
-(62.0-79.4), decisions max 916 ms of CPU."""
+(62.0-79.4), decisions max 916 ms of CPU; seeds 1-200: 70.0 % (63.3-75.9), max 935
+ms."""
 
 from __future__ import annotations
 
