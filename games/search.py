@@ -172,11 +172,8 @@ class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
         seat (people, players that remember) stays ``rollout``. Not the viewer's
         own seat: its later decisions in a simulation are ``rollout``'s too."""
         player = copy.copy(self)
-        player.seated = {
-            seat: policy
-            for seat, policy in players.items()
-            if not policy.remembers and not isinstance(policy, SearchPolicy)
-        }
+        # A search remembers too (it reads the history): it stays ``rollout``.
+        player.seated = {seat: policy for seat, policy in players.items() if not policy.remembers}
         return player
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:

@@ -279,4 +279,4 @@ def test_simulations_play_the_known_computers_as_they_play(name: str) -> None:
     assert others, "the simulations asked the EASY seats"
     remembering = policy_for("complots", Level.NORMAL)
     assert remembering.remembers
-    assert not hard("complots").facing({1: remembering}).seated
+    assert not hard("complots").facing({1: remembering, 0: hard("complots")}).seated
