@@ -51,6 +51,7 @@ from .models import (
     SwapDecided,
     SwapDone,
     SwapPrepared,
+    TurnStarted,
 )
 from .odds import coefficients_for, win_chances
 
@@ -159,7 +160,10 @@ def opening_deal(view: MascaradeView, history: Sequence[Event]) -> list[Characte
 
 
 def track(
-    view: MascaradeView, history: Sequence[Event], count: int = PARTICLES
+    view: MascaradeView,
+    history: Sequence[Event],
+    count: int = PARTICLES,
+    free_odds: float = SWAP_ODDS,
 ) -> list[list[Character]] | None:
     """Deals (every place's card now) that agree with everything the seat saw, each
     followed from the opening deal through the history: a swap the seat did not make
@@ -167,7 +171,9 @@ def track(
     (a look, a Spy's look, a reveal) keeps the deals that show that card there;
     at the end, a deal agreeing with standing claims is likelier (``claim_odds``).
     None when the view's memories do not account for the opening deal (or no
-    history came with a view that needs one). ``count`` deals are followed."""
+    history came with a view that needs one). ``count`` deals are followed; a swap
+    another seat chose on its turn (not a forced one) exchanges the cards with
+    ``free_odds`` instead."""
     if not history and any(m is not None and m.stale for m in flat(view)):
         return None  # the view's stale memories came from a history not given
     viewer = view.viewer
@@ -187,19 +193,25 @@ def track(
         particles.append([c for c in filled if c is not None])
     pair: tuple[int, int] | None = None
     decided: bool | None = None
+    swap_odds = SWAP_ODDS
+    forced = True
     for event in history:
-        if isinstance(event, SwapPrepared):
+        if isinstance(event, TurnStarted):
+            forced = event.must_swap
+        elif isinstance(event, SwapPrepared):
             pair = (
                 event_place(view, event.seat, event.slot),
                 event_place(view, event.target, event.target_slot),
             )
+            free = event.cause is SwapCause.TURN and not forced
+            swap_odds = free_odds if free else SWAP_ODDS
             decided = None
         elif isinstance(event, SwapDecided):
             decided = event.swapped
         elif isinstance(event, SwapDone) and pair is not None:
             first, second = pair
             for cards in particles:
-                if decided if event.actor == viewer else rng.random() < SWAP_ODDS:
+                if decided if event.actor == viewer else rng.random() < swap_odds:
                     cards[first], cards[second] = cards[second], cards[first]
             pair = None
         elif isinstance(event, CardSeen) and event.seat == viewer:

@@ -12,6 +12,7 @@ from games.ai import Level, decision_rng
 from games.base import Event, Seat, copy_state
 from games.mascarade import (
     AFTER_TURN,
+    FREE_SWAP_ODDS,
     GAME,
     HARD,
     POWER_CHOICES,
@@ -29,8 +30,15 @@ from games.mascarade.ai import (
     beliefs_of,
     flat_memories,
 )
-from games.mascarade.models import Announce, Announced, Stage, SwapDone, SwapPrepared
-from games.mascarade.sampler import MascaradeSampler, opening_deal, track
+from games.mascarade.models import (
+    Announce,
+    Announced,
+    Stage,
+    SwapDone,
+    SwapPrepared,
+    TurnStarted,
+)
+from games.mascarade.sampler import SWAP_ODDS, MascaradeSampler, opening_deal, track
 from games.search import SearchSettings
 from tests.games.playouts import hero_share
 
@@ -250,3 +258,39 @@ def test_at_six_players_a_simulation_stops_soon_after_the_announcing_turn() -> N
     for start, cut in zip(started, recorder.cut, strict=True):
         assert cut.turn_number > start.turn_number
         assert cut.step - start.step <= longest
+
+
+def test_chosen_swaps_may_be_followed_with_their_own_odds() -> None:
+    """``free_odds`` weighs only the swaps other seats chose on their turns: the
+    four forced opening swaps are followed as before, a chosen one moves the cards in
+    every deal at 1 and in none at 0."""
+    found = moments(10, games=1, every=1)
+    opening = next(m for m in found if m.view.turn_number == 4 and any_swap_by_other(m))
+    assert track(opening.view, opening.history, free_odds=0.0) == track(
+        opening.view, opening.history, free_odds=1.0
+    )
+    later = next(m for m in found if m.view.turn_number > 6 and chosen_swap_by_other(m))
+    always = track(later.view, later.history, free_odds=1.0)
+    never = track(later.view, later.history, free_odds=0.0)
+    assert always is not None and never is not None and always != never
+    assert track(later.view, later.history) == track(later.view, later.history, free_odds=SWAP_ODDS)
+
+
+def chosen_swap_by_other(moment: Moment) -> bool:
+    """Another seat chose a swap on its turn (past the forced ones) of two cards
+    neither of which is the viewer's."""
+    forced, chosen = True, []
+    for event in moment.history:
+        if isinstance(event, TurnStarted):
+            forced = event.must_swap
+        elif isinstance(event, SwapPrepared) and not forced:
+            chosen.append(event)
+    return any(moment.seat not in (e.actor, e.seat, e.target) for e in chosen)
+
+
+def test_hard_follows_chosen_swaps_with_their_own_odds_only_beyond_the_searched_size() -> None:
+    big = GAME.view(GAME.setup(SEARCHED_PLAYERS + 1, GAME.options_model(), 1), 0)
+    small = GAME.view(GAME.setup(SEARCHED_PLAYERS, GAME.options_model(), 1), 0)
+    assert isinstance(HARD, MascaradeSearch)
+    assert HARD.free_swap_odds(big) == FREE_SWAP_ODDS != SWAP_ODDS
+    assert HARD.free_swap_odds(small) == SWAP_ODDS
