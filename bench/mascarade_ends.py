@@ -32,14 +32,13 @@ Nothing is asserted: it is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.ai import Level, Policy, decision_rng
-from games.base import Event, Seat
+from games.ai import Level, Policy
+from games.base import Event, GameState, Seat
 from games.mascarade import BIG_TABLE_KNOBS, GAME, MascaradeState
 from games.mascarade.ai import POLICIES, RememberingPolicy
 from games.mascarade.models import (
@@ -50,6 +49,7 @@ from games.mascarade.models import (
     MascaradeView,
     Stage,
 )
+from tests.games.playouts import play_out
 
 
 @dataclass
@@ -99,22 +99,17 @@ def observe(state: MascaradeState, game: Game, seat: Seat, choice: MascaradeChoi
 
 
 def play(policies: Sequence[Policy[MascaradeView, MascaradeChoice]], seed: int, hero: Seat) -> Game:
-    """One game, as tests.games.playouts.play_out plays it (the same random numbers)."""
-    order = random.Random(seed ^ 0x5EED)
-    state = GAME.setup(len(policies), GAME.options_model(), seed)
-    histories: list[list[Event]] = [[] for _ in policies]
+    """One game, played by tests.games.playouts.play_out, watched step by step."""
     game = Game(hero=hero)
-    while GAME.result(state) is None:
-        seat = order.choice(GAME.awaiting(state))
-        rng = decision_rng(seed, state.step, seat)
-        choice = policies[seat].choose(GAME.view(state, seat), rng, histories[seat])
-        observe(state, game, seat, choice)
-        state, events = GAME.apply(state, seat, choice)
+
+    def watch(before: GameState, seat: Seat, choice: MascaradeChoice, events: list[Event]) -> None:
+        assert isinstance(before, MascaradeState)
+        observe(before, game, seat, choice)
         for event in events:
             if isinstance(event, GameWon):
                 game.winners, game.reason = event.winners, event.reason.value
-            for each in range(len(policies)) if event.audience is None else event.audience:
-                histories[each].append(event)
+
+    play_out(GAME, policies, seed, watch=watch)
     return game
 
 

@@ -26,18 +26,25 @@ class TooLong(Exception):
     """A playout exceeded its step budget (an engine or policy loop)."""
 
 
+Watch = Callable[[GameState, int, Any, list[Event]], None]
+"""Told of every step of a playout: the state before it, the seat, its choice and the
+events it made."""
+
+
 def play_out(
     game: Game[Any, Any, Any, Any],
     policies: Sequence[Policy[Any, Any]],
     seed: int,
     options: Any = None,
     max_steps: int = 20_000,
+    watch: Watch | None = None,
 ) -> Playout:
     """Plays a whole game where seat ``i`` is ``policies[i]``, which is given its
     seat's visible history (the events that seat was shown, in order).
 
     When several seats are asked at once (a reaction window), a seeded random
-    one of them answers first, as people would in no fixed order.
+    one of them answers first, as people would in no fixed order. ``watch`` (benches
+    that study the games) is told of every step.
     """
     order = random.Random(seed ^ 0x5EED)
     state = game.setup(len(policies), options or game.options_model(), seed)
@@ -51,7 +58,10 @@ def play_out(
         view = game.view(state, seat)
         rng = decision_rng(seed, state.step, seat)
         choice = policies[seat].choose(view, rng, histories[seat])
+        before = state
         state, events = game.apply(state, seat, choice)
+        if watch is not None:
+            watch(before, seat, choice, events)
         for event in events:
             audience = event.audience
             for each in range(len(policies)) if audience is None else audience:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.ai import RANDOM, IllegalDecision, Level, NotAsked, Policy, decision_rng
-from games.base import Prompt
+from games.base import Event, GameState, Prompt
 from games.complots import GAME as COMPLOTS
 from games.complots import ActionKind
 from games.complots.models import Act
@@ -75,3 +75,19 @@ def test_play_out_replays_exactly_and_stops_runaway_games() -> None:
     assert sum(first.per_seat_decisions) == first.decisions
     with pytest.raises(TooLong):
         play_out(GAMES["mascarade"], policies, seed=12, max_steps=3)
+
+
+def test_play_out_tells_its_watcher_of_every_step_without_changing_the_game() -> None:
+    policies = [policy_for("complots", level) for level in (Level.NORMAL, Level.EASY)]
+    steps: list[tuple[int, int, Any, int]] = []
+
+    def watch(before: GameState, seat: int, choice: Any, events: list[Event]) -> None:
+        steps.append((before.step, seat, choice, len(events)))
+
+    watched = play_out(COMPLOTS, policies, seed=5, watch=watch)
+    plain = play_out(COMPLOTS, policies, seed=5)
+    assert watched.result == plain.result and watched.decisions == plain.decisions
+    assert len(steps) == watched.decisions
+    assert [step for step, *_ in steps] == sorted(step for step, *_ in steps)
+    assert steps[0][0] == 0 and all(count > 0 for *_, count in steps)
+    assert [seat for _, seat, *_ in steps].count(0) == watched.per_seat_decisions[0]
