@@ -158,17 +158,17 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
+    def searches(self, view: MascaradeView) -> bool:
+        """Whether HARD searches at this table (else it plays its guide)."""
+        return len(view.players) <= self.searched_players
+
     def free_swap_odds(self, view: MascaradeView) -> float:
-        """FREE_SWAP_ODDS where HARD plays its guide; SWAP_ODDS where it searches."""
-        if len(view.players) > self.searched_players:
-            return FREE_SWAP_ODDS
-        return SWAP_ODDS
+        """SWAP_ODDS where HARD searches; FREE_SWAP_ODDS where it plays its guide."""
+        return SWAP_ODDS if self.searches(view) else FREE_SWAP_ODDS
 
     def guide_knobs(self, view: MascaradeView) -> Knobs:
-        """HARD's own weights where it plays its guide; NORMAL's where it searches."""
-        if len(view.players) > self.searched_players:
-            return self.big_table_knobs
-        return NORMAL_KNOBS
+        """NORMAL's weights where HARD searches; its own where it plays its guide."""
+        return NORMAL_KNOBS if self.searches(view) else self.big_table_knobs
 
     def candidates(
         self,
@@ -178,7 +178,7 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         history: Sequence[Event] = (),
     ) -> list[Any]:
         usual, *others = super().candidates(view, prompt, rng, history)
-        if len(view.players) > self.searched_players:
+        if not self.searches(view):
             return [usual]
         assert isinstance(self.guide, RememberingPolicy)
         kept = self.guide.shortlist(view, prompt, self.shortlist)
