@@ -11,7 +11,8 @@ is 1/n. Then the time each level takes per decision, over every decision of
 those games.
 
 ``--hard``: one HARD seat (the search, ``--budget`` seconds per decision) against
-NORMAL seats, then EASY ones (``--against``), at 2, 3 and 4 players of every game
+NORMAL seats, then EASY ones (``--against``; ``forgetful``: NORMAL deciding from its
+view alone, as every NORMAL did when HARD's goals were set), at 2, 3 and 4 players of every game
 (Mascarade also 6 and 10), ``--games`` games per cell; then HARD's time per
 decision (median, p99, max) against its budget. Every seat is given its visible
 history. Run it alone on the machine: the search is cut by the clock. Or give
@@ -60,6 +61,32 @@ class Timed(Policy[Any, Any]):
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
         return self.inner.decide(view, prompt, rng)
+
+
+@dataclass
+class Forgetful(Policy[Any, Any]):
+    """A policy without its history: it decides from the view alone. ``--against
+    forgetful`` is NORMAL so, the NORMAL every game had when issue 18 set HARD's goals
+    (Complots' and Mascarade's NORMAL remember since)."""
+
+    inner: Policy[Any, Any]
+
+    def __post_init__(self) -> None:
+        self.level = self.inner.level
+
+    def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
+        return self.inner.decide(view, prompt, rng)
+
+
+OPPONENTS = ("normal", "easy", "forgetful")
+"""The ``--against`` seats of the HARD cells: levels, and NORMAL without its memory."""
+
+
+def opponent(name: str, against: str) -> Policy[Any, Any]:
+    """The policy of the other seats of a HARD cell."""
+    if against == "forgetful":
+        return Forgetful(policy_for(name, Level.NORMAL))
+    return policy_for(name, Level(against))
 
 
 @dataclass
@@ -115,19 +142,19 @@ def hard_cells(args: argparse.Namespace) -> None:
             f" time per decision), {args.games} games per cell"
         )
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
-            for opponent in (Level(level) for level in args.against):
+            for against in args.against:
                 cell = Cell(
                     game=name,
                     players=players,
                     hero=hero_level.value,
-                    against=opponent.value,
+                    against=against,
                     budget=args.budget,
                     clock=args.clock,
                     simulations=args.simulations,
                     seed=args.seed,
                     code=fingerprint(name),
                 )
-                others = policy_for(name, opponent)
+                others = opponent(name, against)
                 hero = Timed(at_table(player, players, others), CLOCKS[args.clock])
                 started = time.perf_counter()
                 tally = play_cell(cell, hero, Timed(others), args.games, ledger)
@@ -249,7 +276,11 @@ def main() -> None:
         "--players", type=int, nargs="+", help="HARD: these table sizes only (default: all)"
     )
     parser.add_argument(
-        "--against", nargs="+", choices=["easy", "normal"], default=["normal", "easy"]
+        "--against",
+        nargs="+",
+        choices=OPPONENTS,
+        default=["normal", "easy"],
+        help="HARD cells: the other seats (forgetful: NORMAL deciding from its view alone)",
     )
     parser.add_argument(
         "--simulations",
