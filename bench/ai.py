@@ -12,8 +12,8 @@ those games.
 
 ``--hard``: one HARD seat (the search, ``--budget`` seconds per decision) against
 NORMAL seats, then EASY ones (``--against``; ``forgetful``: NORMAL deciding from its
-view alone, as every NORMAL did when HARD's goals were set), at 2, 3 and 4 players of every game
-(Mascarade also 6 and 10), ``--games`` games per cell; then HARD's time per
+view alone, as every NORMAL did when HARD's goals were set), at 2, 3 and 4 players
+of every game (Mascarade also 6 and 10), ``--games`` games per cell; then HARD's time per
 decision (median, p99, max) against its budget. Every seat is given its visible
 history. Run it alone on the machine: the search is cut by the clock. Or give
 ``--clock cpu``: the budget is then the process's CPU time, so the search gets the

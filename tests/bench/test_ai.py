@@ -33,10 +33,12 @@ class Compared(Policy[Any, Any]):
         self.unlike_remembering = self.unlike_viewonly = 0
 
     def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
-        forgot = self.forgetful.choose(view, twin(rng), history)
-        self.unlike_remembering += forgot != self.normal.choose(view, twin(rng), history)
-        self.unlike_viewonly += forgot != self.normal.choose(view, twin(rng), ())
-        return self.forgetful.choose(view, rng, history)
+        remembering = self.normal.choose(view, twin(rng), history)
+        viewonly = self.normal.choose(view, twin(rng), ())
+        forgot = self.forgetful.choose(view, rng, history)
+        self.unlike_remembering += forgot != remembering
+        self.unlike_viewonly += forgot != viewonly
+        return forgot
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
         raise AssertionError("choose plays")
