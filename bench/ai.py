@@ -19,6 +19,8 @@ history. Run it alone on the machine: the search is cut by the clock. Or give
 ``--clock cpu``: the budget is then the process's CPU time, so the search gets the
 simulations one core of its own would give it whatever else runs (the bot gives each
 thinker a core: ``THINK_WORKERS``), and the decision times printed are CPU times.
+``--jobs N`` (with ``--ledger`` and ``--clock cpu``) shares each cell's missing games
+among N processes (game ``i`` to process ``i mod N``), all appending to the ledger.
 
 Nothing is asserted: it is a measurement, not a test.
 """
@@ -30,6 +32,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -130,17 +133,32 @@ def hard_policy(
     return player
 
 
-def hard_cells(args: argparse.Namespace) -> None:
-    ledger = Ledger(args.ledger) if args.ledger else None
+@dataclass(frozen=True)
+class Part:
+    """The games of a cell one of several processes plays: index mod ``of`` is
+    ``number``."""
+
+    number: int = 0
+    of: int = 1
+
+    def takes(self, index: int) -> bool:
+        return index % self.of == self.number
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A HARD cell to play, and who sits at its table."""
+
+    cell: Cell
+    others: str
+
+
+def planned_cells(args: argparse.Namespace) -> list[Planned]:
     hero_level = Level(args.hero)
+    planned = []
     for name in args.game or list(GAMES):
         game = GAMES[name]
         counts = tuple(args.players or HARD_PLAYERS.get(name, (2, 3, 4)))
-        player = hero_policy(name, hero_level, args)
-        print(
-            f"\n{name}: one {hero_level.value.upper()} seat ({args.budget} s of {args.clock}"
-            f" time per decision), {args.games} games per cell"
-        )
         for players in (n for n in counts if game.min_players <= n <= game.max_players):
             for against in args.against:
                 cell = Cell(
@@ -154,11 +172,61 @@ def hard_cells(args: argparse.Namespace) -> None:
                     seed=args.seed,
                     code=fingerprint(name),
                 )
-                others = opponent(name, against)
-                hero = Timed(at_table(player, players, others), CLOCKS[args.clock])
-                started = time.perf_counter()
-                tally = play_cell(cell, hero, Timed(others), args.games, ledger)
-                print(cell_line(tally, time.perf_counter() - started), flush=True)
+                planned.append(Planned(cell, against))
+    return planned
+
+
+def hard_cells(args: argparse.Namespace) -> None:
+    if args.jobs > 1:
+        shared_cells(args)
+        return
+    ledger = Ledger(args.ledger) if args.ledger else None
+    shown = None
+    for plan in planned_cells(args):
+        cell = plan.cell
+        if cell.game != shown:
+            shown = cell.game
+            print(
+                f"\n{cell.game}: one {cell.hero.upper()} seat ({args.budget} s of {args.clock}"
+                f" time per decision), {args.games} games per cell"
+            )
+        started = time.perf_counter()
+        tally = play_planned(plan, args, ledger)
+        print(cell_line(tally, time.perf_counter() - started), flush=True)
+
+
+def play_planned(
+    plan: Planned, args: argparse.Namespace, ledger: Ledger | None, part: Part = Part()
+) -> Tally:
+    cell = plan.cell
+    others = opponent(cell.game, plan.others)
+    player = hero_policy(cell.game, Level(cell.hero), args)
+    hero = Timed(at_table(player, cell.players, others), CLOCKS[args.clock])
+    return play_cell(cell, hero, Timed(others), args.games, ledger, part)
+
+
+def play_part(args: argparse.Namespace, part: Part) -> None:
+    """One process of ``--jobs``: its part of every cell's games, to the ledger."""
+    ledger = Ledger(args.ledger)
+    for plan in planned_cells(args):
+        play_planned(plan, args, ledger, part)
+
+
+def shared_cells(args: argparse.Namespace) -> None:
+    """The cells' missing games shared among ``--jobs`` processes; then each cell's
+    line, from the ledger they filled."""
+    if args.ledger is None or args.clock != "cpu":
+        raise SystemExit("--jobs needs --ledger (the processes' games meet there) and --clock cpu")
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        parts = [Part(number, args.jobs) for number in range(args.jobs)]
+        for _ in pool.map(play_part, [args] * args.jobs, parts):
+            pass
+    seconds = time.perf_counter() - started
+    ledger = Ledger(args.ledger)
+    print(f"\n{args.jobs} processes, {args.games} games per cell ({seconds:.0f} s in all)")
+    for plan in planned_cells(args):
+        print(f"{plan.cell.game:<12}" + cell_line(ledger.tally(plan.cell)), flush=True)
 
 
 def at_table(player: Policy[Any, Any], players: int, others: Policy[Any, Any]) -> Policy[Any, Any]:
@@ -175,11 +243,19 @@ def hero_policy(name: str, level: Level, args: argparse.Namespace) -> Policy[Any
     return policy_for(name, level)
 
 
-def play_cell(cell: Cell, hero: Timed, others: Timed, games: int, ledger: Ledger | None) -> Tally:
-    """Plays the cell's games ``0`` to ``games - 1`` that the ledger lacks, recording
-    each as it ends; returns the cell's tally (of the ledger's games too)."""
+def play_cell(
+    cell: Cell,
+    hero: Timed,
+    others: Timed,
+    games: int,
+    ledger: Ledger | None,
+    part: Part = Part(),
+) -> Tally:
+    """Plays the cell's games ``0`` to ``games - 1`` that the ledger lacks (this
+    process's ``part`` of them), recording each as it ends; returns the cell's tally
+    (of the ledger's games too)."""
     tally = ledger.tally(cell).model_copy(deep=True) if ledger else Tally(cell=cell)
-    for index in tally.missing(games):
+    for index in filter(part.takes, tally.missing(games)):
         before = len(hero.seconds)
         share = hero_game(GAMES[cell.game], hero, others, cell.players, index, cell.seed)
         seconds = hero.seconds[before:]
@@ -303,6 +379,12 @@ def main() -> None:
         "--ledger",
         type=Path,
         help="HARD cells: bring each cell up to --games games in this file (bench.ledger)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="HARD cells with --ledger and --clock cpu: processes sharing each cell's games",
     )
     parser.add_argument("--report", type=Path, help="print this ledger's cells and stop")
     parser.add_argument(

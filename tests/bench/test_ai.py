@@ -1,12 +1,17 @@
-"""bench.ai's opponents: the forgetful NORMAL (the NORMAL of HARD's first goals)."""
+"""bench.ai's opponents (the forgetful NORMAL, the NORMAL of HARD's first goals), and
+its cells shared among processes."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from bench.ai import Forgetful, opponent
+from bench.ai import Forgetful, Part, Timed, opponent, play_cell
+from bench.ledger import Cell, Ledger, fingerprint
 from games.ai import Level, Policy
 from games.base import Event, Prompt
 from games.mascarade import GAME
@@ -58,3 +63,57 @@ def test_a_search_plays_forgetful_seats_as_themselves_in_its_simulations() -> No
     assert isinstance(forgetful, Forgetful) and not forgetful.remembers
     assert hard.facing({1: forgetful}).seated == {1: forgetful}
     assert hard.facing({1: policy_for("mascarade", Level.NORMAL)}).seated == {}
+
+
+def a_cell(game: str = "complots") -> Cell:
+    return Cell(
+        game=game,
+        players=2,
+        hero="normal",
+        against="easy",
+        budget=0.2,
+        clock="cpu",
+        simulations=None,
+        seed=1,
+        code=fingerprint(game),
+    )
+
+
+def shares(ledger: Ledger, cell: Cell) -> dict[int, float]:
+    return {game.index: game.share for game in ledger._games_of(cell)}
+
+
+def test_parts_of_a_cell_fill_one_ledger_as_one_process_would(tmp_path: Path) -> None:
+    cell = a_cell()
+    normal, easy = policy_for("complots", Level.NORMAL), policy_for("complots", Level.EASY)
+    alone = Ledger(tmp_path / "alone.jsonl")
+    play_cell(cell, Timed(normal), Timed(easy), 6, alone)
+    shared_path = tmp_path / "shared.jsonl"
+    # Both processes read the file before either writes: both write the cell's line.
+    first, second = Ledger(shared_path), Ledger(shared_path)
+    play_cell(cell, Timed(normal), Timed(easy), 6, first, Part(0, 2))
+    assert sorted(shares(Ledger(shared_path), cell)) == [0, 2, 4]
+    play_cell(cell, Timed(normal), Timed(easy), 6, second, Part(1, 2))
+    shared = Ledger(shared_path)
+    assert shares(shared, cell) == shares(alone, cell)
+    assert len(shares(alone, cell)) == 6
+    assert shared.tally(cell).games == 6
+    assert shared.tally(cell).wins == alone.tally(cell).wins
+
+
+def test_jobs_share_the_missing_games_and_report_the_whole_cell(tmp_path: Path) -> None:
+    ledger = tmp_path / "hard.jsonl"
+    cell = a_cell()
+    normal, easy = policy_for("complots", Level.NORMAL), policy_for("complots", Level.EASY)
+    play_cell(cell, Timed(normal), Timed(easy), 2, Ledger(ledger))
+    command = [sys.executable, "-m", "bench.ai", "--hard", "--hero", "normal"]
+    command += ["--game", "complots", "--players", "2", "--against", "easy", "--games", "5"]
+    command += ["--clock", "cpu", "--jobs", "2", "--ledger", str(ledger)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    assert "2 processes" in done.stdout
+    assert "of 5 games" in done.stdout
+    filled = Ledger(ledger)
+    assert sorted(shares(filled, cell)) == [0, 1, 2, 3, 4]
+    alone = Ledger(tmp_path / "alone.jsonl")
+    play_cell(cell, Timed(normal), Timed(easy), 5, alone)
+    assert shares(filled, cell) == shares(alone, cell)
