@@ -109,7 +109,10 @@ def test_jobs_share_the_missing_games_and_report_the_whole_cell(tmp_path: Path) 
     command = [sys.executable, "-m", "bench.ai", "--hard", "--hero", "normal"]
     command += ["--game", "complots", "--players", "2", "--against", "easy", "--games", "5"]
     command += ["--clock", "cpu", "--jobs", "2", "--ledger", str(ledger)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, check=True, cwd=root
+    )
     assert "2 processes" in done.stdout
     assert "of 5 games" in done.stdout
     filled = Ledger(ledger)
