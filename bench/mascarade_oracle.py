@@ -117,7 +117,8 @@ class OracleSearch(MascaradeSearch):
     ) -> Any:
         assert self.table.truth is not None
         moment = copy.copy(self)
-        moment.guide = RememberingPolicy(track(view, history), knobs=self.guide_knobs(view))
+        deals = track(view, history, free_odds=self.free_swap_odds(view))
+        moment.guide = RememberingPolicy(deals, knobs=self.guide_knobs(view))
         moment.sampler = TrueState(self.table.truth)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
