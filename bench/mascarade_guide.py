@@ -17,13 +17,12 @@ Nothing is asserted: it is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from dataclasses import dataclass, fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.ledger import wilson
+from bench.paired import Run, measure
 from games.ai import Level
 from games.mascarade import GAME
 from games.mascarade.ai import POLICIES, Knobs, RememberingPolicy
@@ -65,18 +64,6 @@ def play(variant: Variant, players: int, games: int, seed: int) -> list[float]:
     return [hero_game(GAME, hero, normal, players, index, seed) for index in range(games)]
 
 
-def report(label: str, shares: list[float], seconds: float, first: list[float] | None) -> str:
-    games = len(shares)
-    rate = sum(shares) / games
-    low, high = wilson(rate, games)
-    line = f"{label:40} {100 * rate:5.1f} % ({100 * low:.1f}-{100 * high:.1f}) of {games}"
-    if first is not None:
-        alone = sum(1 for a, b in zip(shares, first, strict=True) if a > b)
-        lost = sum(1 for a, b in zip(shares, first, strict=True) if a < b)
-        line += f"  won alone {alone} vs first alone {lost}"
-    return line + f"  [{seconds / 60:.1f} min]"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10)
@@ -87,20 +74,18 @@ def main() -> None:
         "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
     )
     args = parser.parse_args()
-    cache: dict[str, list[float]] = (
-        json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
+    variants = [parse_variant(text, Knobs()) for text in args.variant or [""]]
+    measure(
+        [
+            Run(
+                variant.label,
+                f"{args.players}:{args.seed}:{args.games}:{variant.label}",
+                partial(play, variant, args.players, args.games, args.seed),
+            )
+            for variant in variants
+        ],
+        args.cache,
     )
-    first: list[float] | None = None
-    for text in args.variant or [""]:
-        variant = parse_variant(text, Knobs())
-        key = f"{args.players}:{args.seed}:{args.games}:{variant.label}"
-        started = time.process_time()
-        shares = cache.get(key) or play(variant, args.players, args.games, args.seed)
-        print(report(variant.label, shares, time.process_time() - started, first), flush=True)
-        first = shares if first is None else first
-        if args.cache:
-            cache[key] = shares
-            args.cache.write_text(json.dumps(cache))
 
 
 if __name__ == "__main__":

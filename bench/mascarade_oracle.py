@@ -27,23 +27,23 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import random
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import games.mascarade.sampler as mascarade_sampler
-from bench.ledger import wilson
-from games.ai import Level, decision_rng
+from bench.paired import Run, measure
+from games.ai import Level, Policy, decision_rng
 from games.base import Event, Prompt, Seat, copy_state
 from games.mascarade import GAME, HARD, MascaradeSearch
 from games.mascarade.ai import POLICIES, RememberingPolicy
-from games.mascarade.models import MascaradeState, MascaradeView
+from games.mascarade.engine import Mascarade
+from games.mascarade.models import MascaradeChoice, MascaradeState, MascaradeView
 from games.mascarade.sampler import MascaradeSampler, track
 from games.search import Draw, SearchPolicy, share_of
 
@@ -102,12 +102,28 @@ class Table:
     histories: Histories = field(default_factory=list)
 
 
+class Witnessing(Mascarade):
+    """The rules, telling each step's events to the histories of a simulation (when
+    it carries them) as each seat would be shown them."""
+
+    histories: Histories | None = None
+
+    def apply_in_place(
+        self, state: MascaradeState, seat: Seat, choice: MascaradeChoice
+    ) -> list[Event]:
+        events = super().apply_in_place(state, seat, choice)
+        if self.histories is not None:
+            spread(self.histories, events)
+        return events
+
+
 class OracleSearch(MascaradeSearch):
     """HARD from the true state, the others simulated as ``mode`` says."""
 
     def __init__(self, mode: Mode, simulations: int, table: Table) -> None:
         settings = replace(HARD.settings, simulations=simulations, budget_seconds=1e9)
-        super().__init__(GAME, HARD.sampler, HARD.rollout, settings, HARD.guide)
+        self.witness = Witnessing()
+        super().__init__(self.witness, HARD.sampler, HARD.rollout, settings, HARD.guide)
         self.mode = mode
         self.table = table
         self.remembering = POLICIES[Level.NORMAL]
@@ -123,31 +139,16 @@ class OracleSearch(MascaradeSearch):
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
     def simulate(self, state: MascaradeState, seat: Seat, choice: Any, rng: random.Random) -> float:
-        game = self.game
-        histories = None if self.mode is Mode.VIEW else [list(h) for h in self.table.histories]
-        events = game.apply_in_place(state, seat, choice)
-        finishing = True
-        for _ in range(self.horizon(state)):
-            if histories is not None:
-                spread(histories, events)
-            result = game.result(state)
-            if result is not None:
-                return share_of(result, seat)
-            awaiting = game.awaiting(state)
-            actor = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
-            finishing = finishing and actor == seat
-            view = game.view(state, actor)
-            if actor == seat:
-                move = (self.guide if finishing else self.rollout).choose(view, rng)
-            elif histories is None:
-                move = self.rollout.choose(view, rng)
-            else:
-                move = self.remembered_move(view, rng, histories[actor])
-            events = game.apply_in_place(state, actor, move)
-        result = game.result(state)
-        if result is not None:
-            return share_of(result, seat)
-        return self.sampler.estimate(state, seat)
+        """``SearchPolicy.simulate``, the others' histories (``mem``, ``salted``) carried
+        on from their true ones through the simulation's events."""
+        if self.mode is not Mode.VIEW:
+            self.witness.histories = [list(h) for h in self.table.histories]
+        return super().simulate(state, seat, choice, rng)
+
+    def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
+        if self.mode is Mode.VIEW or actor == seat:
+            return super().simulated(actor, seat)
+        return Remembered(self, actor)
 
     def remembered_move(
         self, view: MascaradeView, rng: random.Random, history: Sequence[Event]
@@ -156,6 +157,23 @@ class OracleSearch(MascaradeSearch):
             return self.remembering.choose(view, rng, history)
         with salted_tracking(rng.getrandbits(20)):
             return self.remembering.choose(view, rng, history)
+
+
+@dataclass
+class Remembered(Policy[Any, Any]):
+    """Another seat in an oracle's simulation: the remembering NORMAL, given the
+    history the simulation carries for it."""
+
+    oracle: OracleSearch
+    seat: Seat
+
+    def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
+        histories = self.oracle.witness.histories
+        assert histories is not None
+        return self.oracle.remembered_move(view, rng, histories[self.seat])
+
+    def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
+        raise AssertionError("choose decides")
 
 
 def oracle_game(mode: Mode, simulations: int, players: int, index: int, seed: int) -> float:
@@ -180,16 +198,8 @@ def oracle_game(mode: Mode, simulations: int, players: int, index: int, seed: in
     return share_of(result, hero_seat)
 
 
-def report(label: str, shares: list[float], seconds: float, first: list[float] | None) -> str:
-    games = len(shares)
-    rate = sum(shares) / games
-    low, high = wilson(rate, games)
-    line = f"{label:8} {100 * rate:5.1f} % ({100 * low:.1f}-{100 * high:.1f}) of {games}"
-    if first is not None:
-        alone = sum(1 for a, b in zip(shares, first, strict=True) if a > b)
-        lost = sum(1 for a, b in zip(shares, first, strict=True) if a < b)
-        line += f"  won alone {alone} vs first alone {lost}"
-    return line + f"  [{seconds / 60:.1f} min]"
+def play(mode: Mode, simulations: int, players: int, games: int, seed: int) -> list[float]:
+    return [oracle_game(mode, simulations, players, index, seed) for index in range(games)]
 
 
 def main() -> None:
@@ -203,22 +213,18 @@ def main() -> None:
         "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
     )
     args = parser.parse_args()
-    cache: dict[str, list[float]] = (
-        json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
+    measure(
+        [
+            Run(
+                mode,
+                f"{args.players}:{args.seed}:{args.games}:{args.simulations}:{mode}",
+                partial(play, mode, args.simulations, args.players, args.games, args.seed),
+            )
+            for mode in args.mode or [Mode.VIEW, Mode.MEM]
+        ],
+        args.cache,
+        width=8,
     )
-    first: list[float] | None = None
-    for mode in args.mode or [Mode.VIEW, Mode.MEM]:
-        key = f"{args.players}:{args.seed}:{args.games}:{args.simulations}:{mode}"
-        started = time.process_time()
-        shares = cache.get(key) or [
-            oracle_game(mode, args.simulations, args.players, index, args.seed)
-            for index in range(args.games)
-        ]
-        print(report(mode, shares, time.process_time() - started, first), flush=True)
-        first = shares if first is None else first
-        if args.cache:
-            cache[key] = shares
-            args.cache.write_text(json.dumps(cache))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from games.base import Event, Prompt
 from games.mascarade import GAME
 from games.registry import policy_for
 from games.search import SearchPolicy
+from tests.bench.test_ledger import CELL
 from tests.games.playouts import play_out
 
 
@@ -65,18 +66,10 @@ def test_a_search_plays_forgetful_seats_as_themselves_in_its_simulations() -> No
     assert hard.facing({1: policy_for("mascarade", Level.NORMAL)}).seated == {}
 
 
-def a_cell(game: str = "complots") -> Cell:
-    return Cell(
-        game=game,
-        players=2,
-        hero="normal",
-        against="easy",
-        budget=0.2,
-        clock="cpu",
-        simulations=None,
-        seed=1,
-        code=fingerprint(game),
-    )
+def a_cell() -> Cell:
+    """A cell as ``bench.ai --hard --hero normal --game complots --players 2 --against
+    easy --clock cpu`` names it."""
+    return CELL.model_copy(update={"seed": 1, "code": fingerprint("complots")})
 
 
 def shares(ledger: Ledger, cell: Cell) -> dict[int, float]:

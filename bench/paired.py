@@ -1,0 +1,54 @@
+"""Paired measurements: several players on the same games, each compared with the
+first (games won by one alone against the other alone), their shares cached in a
+file so a rerun plays only what is new. Used by ``bench.mascarade_guide`` and
+``bench.mascarade_oracle``."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.ledger import wilson
+
+
+@dataclass(frozen=True)
+class Run:
+    """One player to measure: its printed label, its cache key, and its games."""
+
+    label: str
+    key: str
+    play: Callable[[], list[float]]
+    """The player's share of each game."""
+
+
+def report(
+    label: str, shares: list[float], seconds: float, first: list[float] | None, width: int = 40
+) -> str:
+    games = len(shares)
+    rate = sum(shares) / games
+    low, high = wilson(rate, games)
+    line = f"{label:{width}} {100 * rate:5.1f} % ({100 * low:.1f}-{100 * high:.1f}) of {games}"
+    if first is not None:
+        alone = sum(1 for a, b in zip(shares, first, strict=True) if a > b)
+        lost = sum(1 for a, b in zip(shares, first, strict=True) if a < b)
+        line += f"  won alone {alone} vs first alone {lost}"
+    return line + f"  [{seconds / 60:.1f} min]"
+
+
+def measure(runs: Sequence[Run], cache_path: Path | None, width: int = 40) -> None:
+    """Plays (or reads from the cache) each run's games and prints its line."""
+    cache: dict[str, list[float]] = (
+        json.loads(cache_path.read_text()) if cache_path and cache_path.exists() else {}
+    )
+    first: list[float] | None = None
+    for run in runs:
+        started = time.process_time()
+        shares = cache.get(run.key) or run.play()
+        print(report(run.label, shares, time.process_time() - started, first, width), flush=True)
+        first = shares if first is None else first
+        if cache_path:
+            cache[run.key] = shares
+            cache_path.write_text(json.dumps(cache))
