@@ -4,7 +4,9 @@ the hero's part in it.
     .venv/bin/python -m bench.mascarade_ends --players 10 --games 200 --seed 1 [--hero guide]
 
 One hero seat (``guide``: HARD's guide beyond SEARCHED_PLAYERS, ``RememberingPolicy``
-with ``BIG_TABLE_KNOBS``; ``normal``: self-play) against remembering NORMALs, the
+with ``BIG_TABLE_KNOBS``; ``normal``: self-play; ``hard``: HARD itself, ``--budget``
+CPU seconds a decision; ``seer``: the guide given the real cards, a measurement
+that cheats: ``Seer``) against remembering NORMALs, the
 games of bench.mascarade_guide (seed ``seed + i``, the hero at seat ``i mod n``, the
 same random numbers as tests.games.playouts). Every game ends inside an announcement
 (every coin moves there); it counts that announcement's character, whether the
@@ -25,6 +27,7 @@ bluffs are contested. Half the winners held 10 coins before the last announcemen
 lost 43 games to a true Cheat (11 of them after contesting it in vain), 54 to a Judge
 (29 of them a bluff the Judge's holder contested), 28 to a true King; it won 10 with
 its own Cheat and 7 as the Judge's holder contesting a bluff.
+HARD itself (``--hero hard``) and the seer: bench/results/mascarade-hard.md.
 
 Nothing is asserted: it is a measurement, not a test.
 """
@@ -32,14 +35,16 @@ Nothing is asserted: it is a measurement, not a test.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from bench.ai import hard_policy
 from games.ai import Level, Policy
-from games.base import Event, GameState, Seat
-from games.mascarade import BIG_TABLE_KNOBS, GAME, MascaradeState
+from games.base import Event, GameState, Prompt, Seat
+from games.mascarade import BIG_TABLE_KNOBS, GAME, Character, MascaradeState
 from games.mascarade.ai import POLICIES, RememberingPolicy
 from games.mascarade.models import (
     Announce,
@@ -49,7 +54,7 @@ from games.mascarade.models import (
     MascaradeView,
     Stage,
 )
-from tests.games.playouts import play_out
+from tests.games.playouts import Watch, play_out
 
 
 @dataclass
@@ -98,16 +103,51 @@ def observe(state: MascaradeState, game: Game, seat: Seat, choice: MascaradeChoi
         answers.append(seat)
 
 
-def play(policies: Sequence[Policy[MascaradeView, MascaradeChoice]], seed: int, hero: Seat) -> Game:
-    """One game, played by tests.games.playouts.play_out, watched step by step."""
+@dataclass
+class Seer(Policy[MascaradeView, MascaradeChoice]):
+    """HARD's guide beyond SEARCHED_PLAYERS given the real cards as its beliefs (a
+    measurement: it cheats). ``play`` keeps ``cards`` those of the game's state."""
+
+    cards: list[Character] = field(default_factory=list)
+    seen: list[list[Character]] = field(default_factory=list)
+    """The cards it was given at each of its decisions."""
+
+    def __post_init__(self) -> None:
+        self.level = Level.HARD
+
+    def decide(
+        self, view: MascaradeView, prompt: Prompt[MascaradeChoice], rng: random.Random
+    ) -> MascaradeChoice:
+        self.seen.append(list(self.cards))
+        guide = RememberingPolicy([self.cards], knobs=BIG_TABLE_KNOBS)
+        return guide.decide(view, prompt, rng)
+
+
+def play(
+    policies: Sequence[Policy[MascaradeView, MascaradeChoice]],
+    seed: int,
+    hero: Seat,
+    also: Watch | None = None,
+) -> Game:
+    """One game, played by tests.games.playouts.play_out, watched step by step (by
+    ``also`` too), a ``Seer`` among the players shown the cards before each step."""
     game = Game(hero=hero)
+    seers = [p for p in policies if isinstance(p, Seer)]
+    for seer in seers:
+        seer.cards = list(GAME.setup(len(policies), GAME.options_model(), seed).cards)
 
     def watch(before: GameState, seat: Seat, choice: MascaradeChoice, events: list[Event]) -> None:
         assert isinstance(before, MascaradeState)
+        if also is not None:
+            also(before, seat, choice, events)
         observe(before, game, seat, choice)
         for event in events:
             if isinstance(event, GameWon):
                 game.winners, game.reason = event.winners, event.reason.value
+        if seers:
+            after, _ = GAME.apply(before, seat, choice)
+            for seer in seers:
+                seer.cards = list(after.cards)
 
     play_out(GAME, policies, seed, watch=watch)
     return game
@@ -172,10 +212,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--hero", choices=("guide", "normal"), default="guide")
+    parser.add_argument("--hero", choices=("guide", "normal", "hard", "seer"), default="guide")
+    parser.add_argument("--budget", type=float, default=0.2, help="hard: CPU seconds a decision")
     args = parser.parse_args()
     normal = POLICIES[Level.NORMAL]
-    hero = RememberingPolicy(knobs=BIG_TABLE_KNOBS) if args.hero == "guide" else normal
+    heroes: dict[str, Callable[[], Policy[MascaradeView, MascaradeChoice]]] = {
+        "guide": lambda: RememberingPolicy(knobs=BIG_TABLE_KNOBS),
+        "normal": lambda: normal,
+        "hard": lambda: hard_policy("mascarade", args.budget, clock="cpu"),
+        "seer": Seer,
+    }
+    hero = heroes[args.hero]()
     games = []
     for index in range(args.games):
         seat = index % args.players
