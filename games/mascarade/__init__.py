@@ -31,9 +31,14 @@ the remembering NORMALs most at big tables: at 10 players the search cut soon af
 the turn won 7.5 % (4.6-12.0) of 200 games where its guide won 12.0 % of the same
 (0.2 s of CPU; bench/results/mascarade-hard.md has every variant measured)."""
 
-CUT_AFTER_TURN_FROM = 5
+CUT_AFTER_TURN_FROM = 4
 """The smallest table whose simulations stop soon after the turn (``horizon``);
-smaller ones play 40 choices, as measured there (2-4 players: goals met)."""
+smaller ones play 40 choices (2 and 3 players: goals met with 81.9 and 55.1 % of
+1,000 games). At 4 players the 40-choice cut won 36.4 % (33.5-39.4) of 1,000 games
+(goal 40 %; 45.0 % on seeds 1-200, those the fitted estimate was chosen on, 34.3 %
+on the 800 after); the cut after the turn won 41.5 % of seeds 201-400 against
+33.5 % (51 games won by it alone, 35 by the 40-choice cut alone), then 40.5 % of
+seeds 401-600 against 33.0 % (46/31; 0.2 s of CPU, paired: over the 400, 97/66)."""
 
 POWER_CHOICES = 3
 """The most choices a power may take after the contests (the Fool: two cards and
@@ -147,7 +152,7 @@ HARD = MascaradeSearch(
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
 history gives), playing on with NORMAL from the views alone (games.search); a
-simulation cut off (after 40 choices at 2-4 players, soon after the turn from 5 on:
+simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
 ``MascaradeSearch.horizon``) is scored by the fitted odds (games.mascarade.odds) from
 4 players on."""
 

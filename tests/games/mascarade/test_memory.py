@@ -233,14 +233,17 @@ class CutRecorder(MascaradeSampler):
         return super().estimate(state, seat)
 
 
-def test_at_six_players_a_simulation_stops_soon_after_the_announcing_turn() -> None:
+@pytest.mark.parametrize("players", [4, 6])
+def test_from_four_players_a_simulation_stops_soon_after_the_announcing_turn(
+    players: int,
+) -> None:
     """An announcement's contests and power are played out before the estimate scores
     the game (a cut among the contests would score it before the power), and the
     simulation stops AFTER_TURN choices into the next turns."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     recorder = CutRecorder()
     searcher.sampler = recorder
-    players, longest = 6, 1 + (6 - 1) + POWER_CHOICES + AFTER_TURN
+    longest = 1 + (players - 1) + POWER_CHOICES + AFTER_TURN
     started: list[MascaradeState] = []
     for moment in moments(players, games=3, every=1):
         prompt = moment.view.prompt
@@ -258,6 +261,15 @@ def test_at_six_players_a_simulation_stops_soon_after_the_announcing_turn() -> N
     for start, cut in zip(started, recorder.cut, strict=True):
         assert cut.turn_number > start.turn_number
         assert cut.step - start.step <= longest
+
+
+def test_below_four_players_a_simulation_plays_the_settings_horizon() -> None:
+    """Two and three players keep the 40 choices their goals were met with."""
+    for players in (2, 3):
+        state = GAME.setup(players, GAME.options_model(), 1)
+        assert HARD.horizon(state) == HARD.settings.horizon == 40
+    four = GAME.setup(4, GAME.options_model(), 1)
+    assert HARD.horizon(four) == POWER_CHOICES + AFTER_TURN
 
 
 def test_chosen_swaps_may_be_followed_with_their_own_odds() -> None:
