@@ -136,18 +136,22 @@ def play(
     for seer in seers:
         seer.cards = list(GAME.setup(len(policies), GAME.options_model(), seed).cards)
 
-    def watch(before: GameState, seat: Seat, choice: MascaradeChoice, events: list[Event]) -> None:
-        assert isinstance(before, MascaradeState)
+    def watch(
+        before: GameState,
+        seat: Seat,
+        choice: MascaradeChoice,
+        events: list[Event],
+        after: GameState,
+    ) -> None:
+        assert isinstance(before, MascaradeState) and isinstance(after, MascaradeState)
         if also is not None:
-            also(before, seat, choice, events)
+            also(before, seat, choice, events, after)
         observe(before, game, seat, choice)
         for event in events:
             if isinstance(event, GameWon):
                 game.winners, game.reason = event.winners, event.reason.value
-        if seers:
-            after, _ = GAME.apply(before, seat, choice)
-            for seer in seers:
-                seer.cards = list(after.cards)
+        for seer in seers:
+            seer.cards = list(after.cards)
 
     play_out(GAME, policies, seed, watch=watch)
     return game

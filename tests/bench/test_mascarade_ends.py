@@ -33,7 +33,9 @@ def test_the_seer_decides_from_the_cards_of_the_state_it_decides_in() -> None:
     seats[hero] = seer
     real: list[list[Character]] = []
 
-    def watch(before: GameState, seat: Seat, choice: object, events: list[Event]) -> None:
+    def watch(
+        before: GameState, seat: Seat, choice: object, events: list[Event], after: GameState
+    ) -> None:
         if seat == hero:
             assert isinstance(before, MascaradeState)
             real.append(list(before.cards))

@@ -26,9 +26,9 @@ class TooLong(Exception):
     """A playout exceeded its step budget (an engine or policy loop)."""
 
 
-Watch = Callable[[GameState, int, Any, list[Event]], None]
-"""Told of every step of a playout: the state before it, the seat, its choice and the
-events it made."""
+Watch = Callable[[GameState, int, Any, list[Event], GameState], None]
+"""Told of every step of a playout: the state before it, the seat, its choice, the
+events it made and the state after it."""
 
 
 def play_out(
@@ -61,7 +61,7 @@ def play_out(
         before = state
         state, events = game.apply(state, seat, choice)
         if watch is not None:
-            watch(before, seat, choice, events)
+            watch(before, seat, choice, events, state)
         for event in events:
             audience = event.audience
             for each in range(len(policies)) if audience is None else audience:

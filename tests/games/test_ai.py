@@ -81,7 +81,10 @@ def test_play_out_tells_its_watcher_of_every_step_without_changing_the_game() ->
     policies = [policy_for("complots", level) for level in (Level.NORMAL, Level.EASY)]
     steps: list[tuple[int, int, Any, int]] = []
 
-    def watch(before: GameState, seat: int, choice: Any, events: list[Event]) -> None:
+    def watch(
+        before: GameState, seat: int, choice: Any, events: list[Event], after: GameState
+    ) -> None:
+        assert after.step > before.step
         steps.append((before.step, seat, choice, len(events)))
 
     watched = play_out(COMPLOTS, policies, seed=5, watch=watch)
