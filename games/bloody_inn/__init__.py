@@ -80,8 +80,10 @@ on average with it, 0.015 with caution 2.0 and every target (NORMAL: 0.035).
 
 Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
 Wilson intervals; the goal is the fair share + 15 points; bench/results/hard.jsonl):
-at 0.2 s per decision, 67.2 % (60.5-73.4) at 2 players and 51.0 % (44.1-57.8) at 3
-(200 games each; decisions' median 5 ms, p99 175 ms, max 188 ms). At 4 players, at
+at 0.2 s per decision, 71.7 % (68.8-74.4) at 2 players and 48.0 % (44.9-51.1) at 3,
+level with its goal of 48.3 (1,000 games each; decisions' median 5 ms, p99 180 ms,
+max 236 ms); at 3 players the bot's 1.0 s won 47.8 % (40.9-54.6) of seeds 1-200,
+where 0.2 s won 51.0 % of the same games. At 4 players, at
 the bot's 1.0 s: 43.9 % (37.2-50.8) of 200 games (seeds 61-260; p99 855 ms, max 862
 ms; its first 120 had said 39.2 %); an earlier run at 0.2 s, 35.5 ± 9.4 % of 100."""
 
