@@ -22,12 +22,16 @@ thinker a core: ``THINK_WORKERS``), and the decision times printed are CPU times
 ``--jobs N`` (with ``--ledger`` and ``--clock cpu``) shares each cell's missing games
 among N processes (game ``i`` to process ``i mod N``), all appending to the ledger.
 
+A HARD hero's games also count its simulations (``counting``): a cell's line says how
+many a decision that searched ran on average, over the games that counted them.
+
 Nothing is asserted: it is a measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import time
@@ -39,27 +43,58 @@ from typing import Any
 
 from bench.ledger import Cell, Ledger, Played, Tally, bucketed, fingerprint, wilson
 from games.ai import QUICK_LEVELS, Level, Policy
-from games.base import Event, Prompt
+from games.base import Event, Prompt, Seat
 from games.registry import GAMES, policy_for
 from games.search import SearchPolicy
 from tests.games.playouts import hero_game, hero_share
 
 
 @dataclass
+class SimulationCount:
+    """The simulations a search ran (``counting``), and its decisions that ran any."""
+
+    simulations: int = 0
+    searched: int = 0
+
+
+def counting(player: Policy[Any, Any]) -> tuple[Policy[Any, Any], SimulationCount | None]:
+    """The player, counting its simulations when it searches (None when it does not).
+    A copy, made last: a later ``with_settings`` or ``facing`` would copy the count
+    along with the copy's ``simulate``, which plays with the copy's settings."""
+    if not isinstance(player, SearchPolicy):
+        return player, None
+    counted = copy.copy(player)
+    count = SimulationCount()
+    simulate = counted.simulate
+
+    def simulate_counted(state: Any, seat: Seat, choice: Any, rng: random.Random) -> float:
+        count.simulations += 1
+        return simulate(state, seat, choice, rng)
+
+    counted.simulate = simulate_counted  # type: ignore[method-assign]
+    return counted, count
+
+
+@dataclass
 class Timed(Policy[Any, Any]):
-    """Wraps a policy and records the seconds of each of its decisions."""
+    """Wraps a policy and records the seconds of each of its decisions (and, given
+    its ``counting`` count, which of them ran simulations)."""
 
     inner: Policy[Any, Any]
     clock: Callable[[], float] = time.perf_counter
     seconds: list[float] = field(default_factory=list)
+    count: SimulationCount | None = None
 
     def __post_init__(self) -> None:
         self.level = self.inner.level
 
     def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
+        simulations = self.count.simulations if self.count else 0
         started = self.clock()
         choice = self.inner.choose(view, rng, history)
         self.seconds.append(self.clock() - started)
+        if self.count and self.count.simulations > simulations:
+            self.count.searched += 1
         return choice
 
     def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
@@ -200,8 +235,9 @@ def play_planned(
 ) -> Tally:
     cell = plan.cell
     others = opponent(cell.game, plan.others)
-    player = hero_policy(cell.game, Level(cell.hero), args)
-    hero = Timed(at_table(player, cell.players, others), CLOCKS[args.clock])
+    seated = at_table(hero_policy(cell.game, Level(cell.hero), args), cell.players, others)
+    player, count = counting(seated)
+    hero = Timed(player, CLOCKS[args.clock], count=count)
     return play_cell(cell, hero, Timed(others), args.games, ledger, part)
 
 
@@ -255,8 +291,10 @@ def play_cell(
     process's ``part`` of them), recording each as it ends; returns the cell's tally
     (of the ledger's games too)."""
     tally = ledger.tally(cell).model_copy(deep=True) if ledger else Tally(cell=cell)
+    count = hero.count
     for index in filter(part.takes, tally.missing(games)):
         before = len(hero.seconds)
+        counted = (count.simulations, count.searched) if count else (0, 0)
         share = hero_game(GAMES[cell.game], hero, others, cell.players, index, cell.seed)
         seconds = hero.seconds[before:]
         played = Played(
@@ -265,6 +303,8 @@ def play_cell(
             share=share,
             times=bucketed(seconds),
             longest_ms=max(seconds, default=0.0) * 1000,
+            simulations=count.simulations - counted[0] if count else None,
+            searched=count.searched - counted[1] if count else 0,
         )
         if ledger:
             ledger.record(played)
@@ -284,8 +324,19 @@ def cell_line(tally: Tally, seconds: float | None = None) -> str:
         f" {tally.decisions} decisions: median ≤ {tally.quantile_ms(0.5):.0f} ms,"
         f" p99 ≤ {tally.quantile_ms(0.99):.0f} ms, max {tally.longest_ms:.0f} ms,"
         f" {tally.over_ms(2 * budget_ms)} maybe over {2 * budget_ms:.0f} ms"
+        + simulations_note(tally)
         + ("" if seconds is None else f"   ({seconds:.0f} s)")
     )
+
+
+def simulations_note(tally: Tally) -> str:
+    """The simulations of a searched decision, where the cell's games counted them."""
+    if not tally.counted:
+        return ""
+    mean = tally.simulations_per_search
+    if mean is None:
+        return f"; no simulations in {tally.counted} counted games"
+    return f"; {mean:.0f} simulations a searched decision ({tally.counted} games counted)"
 
 
 def codes() -> dict[str, str]:

@@ -17,7 +17,9 @@ The file holds two kinds of lines. A cell's first game is preceded by the cell o
 as an object: ``{"id": "5c1f...", "cell": {...}}``, its id a hash of the cell (the
 same on every machine, so files of several runs merge). A game is an array:
 ``[cell id, index, share, {time bucket: decisions}, longest ms]``, about 60 bytes
-where a game with its cell spelt out took 300.
+where a game with its cell spelt out took 300; since 2026-11-29 a game whose hero
+searches ends with ``simulations, searched``: the simulations its search ran and its
+decisions that ran any (earlier games have neither: their cells say so).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -111,6 +114,11 @@ class Played(BaseModel):
     """The hero's decisions of this game by duration: bucket ``b`` counts those of
     ``b * BUCKET_MS`` to ``(b + 1) * BUCKET_MS`` milliseconds."""
     longest_ms: float
+    simulations: int | None = None
+    """The simulations the hero's search ran in the game (None: not counted, a hero
+    that does not search or a game recorded before they were)."""
+    searched: int = 0
+    """The hero's decisions that ran simulations (one legal choice runs none)."""
 
 
 def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -141,6 +149,10 @@ class Tally(BaseModel):
     times: dict[int, int] = {}
     longest_ms: float = 0.0
     played: set[int] = set()
+    simulations: int = 0
+    searched: int = 0
+    counted: int = 0
+    """Games whose simulations were counted (``Played.simulations``)."""
 
     def add(self, game: Played) -> None:
         if game.index in self.played:
@@ -151,6 +163,10 @@ class Tally(BaseModel):
         for bucket, count in game.times.items():
             self.times[bucket] = self.times.get(bucket, 0) + count
         self.longest_ms = max(self.longest_ms, game.longest_ms)
+        if game.simulations is not None:
+            self.counted += 1
+            self.simulations += game.simulations
+            self.searched += game.searched
 
     @property
     def rate(self) -> float:
@@ -162,6 +178,11 @@ class Tally(BaseModel):
     def missing(self, games: int) -> list[int]:
         """The indexes of the cell's first ``games`` games not yet played."""
         return [index for index in range(games) if index not in self.played]
+
+    @property
+    def simulations_per_search(self) -> float | None:
+        """The mean simulations of a decision that ran any, over the counted games."""
+        return self.simulations / self.searched if self.searched else None
 
     @property
     def decisions(self) -> int:
@@ -203,16 +224,8 @@ class Ledger:
             cell = Cell.model_validate(json.loads(line)["cell"])
             self.cells[cell.id] = cell
             return
-        cell_id, index, share, times, longest_ms = json.loads(line)
-        self._count(
-            Played(
-                cell=self.cells[cell_id],
-                index=index,
-                share=share,
-                times=times,
-                longest_ms=longest_ms,
-            )
-        )
+        fields = json.loads(line)
+        self._count(played_of(self.cells[fields[0]], fields))
 
     def _count(self, game: Played) -> None:
         self.tallies.setdefault(game.cell, Tally(cell=game.cell)).add(game)
@@ -259,10 +272,7 @@ class Ledger:
         games = []
         for line in self._lines():
             if is_game(line) and line_cell(line) == cell.id:
-                _, index, share, times, longest_ms = json.loads(line)
-                games.append(
-                    Played(cell=cell, index=index, share=share, times=times, longest_ms=longest_ms)
-                )
+                games.append(played_of(cell, json.loads(line)))
         return games
 
     def prune(self, codes: dict[str, str]) -> int:
@@ -284,7 +294,24 @@ def cell_record(cell: Cell) -> str:
 
 def game_record(game: Played) -> str:
     fields = [game.cell.id, game.index, game.share, game.times, round(game.longest_ms, 2)]
+    if game.simulations is not None:
+        fields += [game.simulations, game.searched]
     return json.dumps(fields, separators=(",", ":"))
+
+
+def played_of(cell: Cell, fields: list[Any]) -> Played:
+    """A game line's fields (``game_record``), with or without its simulations."""
+    _, index, share, times, longest_ms, *counted = fields
+    simulations, searched = counted or (None, 0)
+    return Played(
+        cell=cell,
+        index=index,
+        share=share,
+        times=times,
+        longest_ms=longest_ms,
+        simulations=simulations,
+        searched=searched,
+    )
 
 
 def is_game(line: str) -> bool:

@@ -7,10 +7,20 @@ import random
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.ai import Forgetful, Part, Timed, opponent, play_cell
+from bench.ai import (
+    Forgetful,
+    Part,
+    SimulationCount,
+    Timed,
+    counting,
+    hard_policy,
+    opponent,
+    play_cell,
+)
 from bench.ledger import Cell, Ledger, fingerprint
 from games.ai import Level, Policy
 from games.base import Event, Prompt
@@ -113,3 +123,66 @@ def test_jobs_share_the_missing_games_and_report_the_whole_cell(tmp_path: Path) 
     alone = Ledger(tmp_path / "alone.jsonl")
     play_cell(cell, Timed(normal), Timed(easy), 5, alone)
     assert shares(filled, cell) == shares(alone, cell)
+
+
+@dataclass
+class Recording(Timed):
+    """Timed, keeping the choices too."""
+
+    choices: list[Any] = field(default_factory=list)
+
+    def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
+        choice = super().choose(view, rng, history)
+        self.choices.append(choice)
+        return choice
+
+
+def test_a_counted_search_plays_the_same_games_and_records_its_simulations(
+    tmp_path: Path,
+) -> None:
+    cell = a_cell().model_copy(update={"hero": "hard", "simulations": 30, "budget": 100.0})
+    easy = policy_for("complots", Level.EASY)
+    search = hard_policy("complots", 100.0, simulations=30, clock="cpu")
+    uncounted = Recording(search)
+    plain = play_cell(cell, uncounted, Timed(easy), 3, Ledger(tmp_path / "plain.jsonl"))
+    player, count = counting(search)
+    assert count is not None
+    hero = Recording(player, count=count)
+    ledger = Ledger(tmp_path / "counted.jsonl")
+    counted = play_cell(cell, hero, Timed(easy), 3, ledger)
+    assert hero.choices == uncounted.choices, "counting changes no decision"
+    assert shares(ledger, cell) == shares(Ledger(tmp_path / "plain.jsonl"), cell)
+    assert plain.counted == 0, "an uncounted hero records no simulations"
+    assert counted.counted == 3
+    assert 0 < counted.searched <= len(hero.seconds)
+    assert counted.simulations == count.simulations
+    per_search = counted.simulations_per_search
+    assert per_search is not None and per_search >= 30, "at least 30 a searched decision"
+    assert counting(easy) == (easy, None)
+
+
+class SearchesEveryOther(Policy[Any, Any]):
+    """Runs three simulations at every other decision (the others had one choice)."""
+
+    level = Level.HARD
+
+    def __init__(self, count: SimulationCount) -> None:
+        self.count = count
+        self.decisions = 0
+
+    def choose(self, view: Any, rng: random.Random, history: Sequence[Event] = ()) -> Any:
+        self.decisions += 1
+        if self.decisions % 2:
+            self.count.simulations += 3
+        return None
+
+    def decide(self, view: Any, prompt: Prompt[Any], rng: random.Random) -> Any:
+        raise AssertionError("choose plays")
+
+
+def test_only_decisions_that_ran_simulations_count_as_searched() -> None:
+    count = SimulationCount()
+    hero = Timed(SearchesEveryOther(count), count=count)
+    for _ in range(5):
+        hero.choose(None, random.Random(1))
+    assert (count.simulations, count.searched, len(hero.seconds)) == (9, 3, 5)

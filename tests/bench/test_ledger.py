@@ -173,3 +173,22 @@ def test_cells_shown_unchanged_are_carried_to_the_new_code_once(tmp_path: Path) 
     assert carried.times == {2: 6} and carried.longest_ms == 14.0
     assert read.tally(CELL).games == 2, "the old cell stays until pruned"
     assert not read.tally(other.model_copy(update={"code": "new"})).games, "not chosen"
+
+
+def test_a_game_s_simulations_are_kept_and_summed_and_older_lines_still_read(
+    tmp_path: Path,
+) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    ledger.record(game(0, 1.0))
+    ledger.record(game(1, 0.0).model_copy(update={"simulations": 120, "searched": 4}))
+    ledger.record(game(2, 0.5).model_copy(update={"simulations": 30, "searched": 2}))
+    lines = ledger.path.read_text().splitlines()
+    assert lines[1].endswith("14.0]"), "a game without a count is written as before"
+    assert lines[2].endswith("14.0,120,4]")
+    read = Ledger(ledger.path).tally(CELL)
+    assert (read.counted, read.simulations, read.searched) == (2, 150, 6)
+    assert read.simulations_per_search == 25.0
+    assert Tally(cell=CELL).simulations_per_search is None
+    assert ledger.carry("abc", "new", lambda cell: True) == 3
+    carried = Ledger(ledger.path).tally(CELL.model_copy(update={"code": "new"}))
+    assert (carried.counted, carried.simulations, carried.searched) == (2, 150, 6)
