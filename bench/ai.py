@@ -59,8 +59,8 @@ class SimulationCount:
 
 def counting(player: Policy[Any, Any]) -> tuple[Policy[Any, Any], SimulationCount | None]:
     """The player, counting its simulations when it searches (None when it does not).
-    A copy, made last: a later ``with_settings`` or ``facing`` would copy the count
-    along with the copy's ``simulate``, which plays with the copy's settings."""
+    A copy, to be made last: a later ``with_settings`` or ``facing`` would keep this
+    copy's counting ``simulate``, bound to this copy's settings, not its own."""
     if not isinstance(player, SearchPolicy):
         return player, None
     counted = copy.copy(player)
