@@ -9,11 +9,20 @@ import random
 import pytest
 
 from games.ai import Level
-from games.bloody_inn import GAME, HARD, SHORTLIST, ActionKind, BloodyInnState, BloodyInnView
-from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge
+from games.bloody_inn import (
+    GAME,
+    GUIDE_WEIGHTS,
+    HARD,
+    SHORTLIST,
+    ActionKind,
+    BloodyInnState,
+    BloodyInnView,
+)
+from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, Judge, NormalPolicy
 from games.bloody_inn.models import Act, Pass, Stage
 from games.bloody_inn.sampler import SAMPLER, SCORE_SCALE, standing_view
 from games.search import SearchSettings
+from tests.games.playouts import play_out
 
 from .helpers import C, annex, rigged
 
@@ -146,3 +155,25 @@ def test_the_search_weighs_only_the_targets_normal_values_most() -> None:
     worth = {c: judge.target_value(ActionKind.BRIBE, c) for c in view.prompt.choices}
     left_out = [worth[c] for c in view.prompt.choices if c not in candidates]
     assert left_out and min(worth[c] for c in candidates[1:]) >= max(left_out)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_guide_plays_its_own_weights_where_they_were_measured(players: int) -> None:
+    """HARD's guide decides as NORMAL but with GUIDE_WEIGHTS at the table sizes they
+    name (3 players), and exactly as NORMAL elsewhere: at every decision of three
+    NORMAL games, the guide's choice is the choice of the weights of its table."""
+    own = NormalPolicy(GUIDE_WEIGHTS[players]) if players in GUIDE_WEIGHTS else NORMAL
+    decisions: list[tuple[BloodyInnView, int]] = []
+
+    def watch(before: object, seat: int, *_: object) -> None:
+        assert isinstance(before, BloodyInnState)
+        decisions.append((GAME.view(before, seat), before.step))
+
+    for seed in range(3):
+        play_out(GAME, [NORMAL] * players, seed, watch=watch)
+    differ = 0
+    for view, step in decisions:
+        chosen = HARD.guide.choose(view, random.Random(step))
+        assert chosen == own.choose(view, random.Random(step))
+        differ += chosen != NORMAL.choose(view, random.Random(step))
+    assert (differ > 0) is (players in GUIDE_WEIGHTS), differ

@@ -1,0 +1,75 @@
+"""Tunes HARD's guide at The Bloody Inn: NORMAL's rule of thumb with other weights
+against NORMALs, no search (fast, no clock: a rerun is the same).
+
+    .venv/bin/python -m bench.bloody_inn_guide --players 3 --games 2000 --seed 10001 \
+        --variant "" --variant "wage_rounds=1.25" --variant "tempo=3.5,slot=6.5"
+
+Each ``--variant`` is comma-separated ``weight=value`` pairs (``Weights`` fields
+holding a number) over NORMAL's weights; the empty one is NORMAL's own. Every
+variant plays the same games (``hero_game``: seeds ``seed`` to ``seed + games - 1``,
+the hero's seat rotating), so the comparison with the first variant is paired:
+games won by one alone against the other alone. ``--cache`` keeps every variant's
+shares in a file, so a variant is played once.
+
+Nothing is asserted: it is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from bench.paired import Run, measure
+from games.ai import Level
+from games.bloody_inn import GAME
+from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, NormalPolicy, Weights
+from tests.games.playouts import hero_game
+
+
+def parse_weights(text: str, base: Weights = NORMAL_WEIGHTS) -> Weights:
+    """``weight=value,...`` over ``base``."""
+    numbers = {f.name for f in fields(Weights) if f.type in (float, "float")}
+    changes: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        name, value = (part.strip() for part in pair.split("=", 1))
+        if name not in numbers:
+            raise SystemExit(f"unknown weight {name!r}: one of {sorted(numbers)}")
+        changes[name] = float(value)
+    return replace(base, **changes)
+
+
+def play(weights: Weights, players: int, games: int, seed: int) -> list[float]:
+    """A guide with these weights: its share of each game against NORMALs."""
+    hero, normal = NormalPolicy(weights), POLICIES[Level.NORMAL]
+    return [hero_game(GAME, hero, normal, players, index, seed) for index in range(games)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=10001)
+    parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
+    )
+    args = parser.parse_args()
+    texts = args.variant or [""]
+    measure(
+        [
+            Run(
+                text or "base",
+                f"{args.players}:{args.seed}:{args.games}:{text}",
+                partial(play, parse_weights(text), args.players, args.games, args.seed),
+            )
+            for text in texts
+        ],
+        args.cache,
+    )
+
+
+if __name__ == "__main__":
+    main()
