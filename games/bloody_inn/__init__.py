@@ -4,8 +4,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.ai import Level
-from games.base import Event, Prompt
+from games.ai import Level, Policy
+from games.base import Event, Prompt, Seat
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
@@ -50,6 +50,11 @@ class InnSearch(SearchPolicy[BloodyInnView, BloodyInnState]):
         if view.stage is Stage.TARGET and len(choices) > SHORTLIST:
             choices = [usual, *shortlist(view, choices[1:], SHORTLIST - 1)]
         return choices
+
+    def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
+        """The seat's own later decisions in its simulations are its guide's, as it
+        will play them (GUIDE_WEIGHTS), not NORMAL's; the others' stay NORMAL's."""
+        return self.guide if actor == seat else super().simulated(actor, seat)
 
     def horizon(self, state: BloodyInnState) -> int:
         """About a round: the horizon is set for two players, each more adds its turns."""

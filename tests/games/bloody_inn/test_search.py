@@ -177,3 +177,11 @@ def test_the_guide_plays_its_own_weights_where_they_were_measured(players: int) 
         assert chosen == own.choose(view, random.Random(step))
         differ += chosen != NORMAL.choose(view, random.Random(step))
     assert (differ > 0) is (players in GUIDE_WEIGHTS), differ
+
+
+def test_its_simulations_play_its_own_seat_by_its_guide_and_the_others_by_normal() -> None:
+    assert HARD.simulated(1, 1) is HARD.guide
+    assert HARD.simulated(0, 1) is NORMAL
+    facing = HARD.facing({0: POLICIES[Level.EASY], 1: NORMAL, 2: NORMAL})
+    assert facing.simulated(0, 1) is POLICIES[Level.EASY]
+    assert facing.simulated(1, 1) is HARD.guide
