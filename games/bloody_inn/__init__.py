@@ -90,7 +90,9 @@ GUIDE_WEIGHTS = {3: Weights(wage_rounds=1.25)}
 expected to cost fewer wages before it is spent, so bribing is worth more.
 bench/bloody_inn_guide.py, the guide alone against NORMALs, 2,000 games paired on
 seeds 10001-12000: at 3 players 39.1 % against NORMAL's weights' 32.2 % (466 games
-won by it alone, 326 by NORMAL's weights alone)."""
+won by it alone, 326 by NORMAL's weights alone). In HARD it shows only when the
+simulations play the seat's own future by it too (``InnSearch.simulated``); every
+weight measured: bench/results/guides.md."""
 
 SEARCHED = (Stage.ACTION, Stage.TARGET)
 SHORTLIST = 5
@@ -115,12 +117,13 @@ on average with it, 0.015 with caution 2.0 and every target (NORMAL: 0.035).
 
 Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
 Wilson intervals; the goal is the fair share + 15 points; bench/results/hard.jsonl):
-at 0.2 s per decision, 71.7 % (68.8-74.4) at 2 players and 48.0 % (44.9-51.1) at 3,
-level with its goal of 48.3 (1,000 games each; decisions' median 5 ms, p99 180 ms,
-max 236 ms); at 3 players the bot's 1.0 s won 47.8 % (40.9-54.6) of seeds 1-200,
-where 0.2 s won 51.0 % of the same games. At 4 players, at
-the bot's 1.0 s: 43.9 % (37.2-50.8) of 200 games (seeds 61-260; p99 855 ms, max 862
-ms; its first 120 had said 39.2 %); an earlier run at 0.2 s, 35.5 ± 9.4 % of 100."""
+at 0.2 s per decision, 71.7 % (68.8-74.4) at 2 players and, with its guide's own
+weights (``GUIDE_WEIGHTS``) playing its seat in the simulations too, 53.8 %
+(50.7-56.9) at 3 (1,000 games each; decisions' median 5 ms, p99 180 ms, max 234
+ms), where NORMAL's weights had won 48.0 % of the same games (254 won only now, 195
+only then). At 4 players, at the bot's 1.0 s: 43.9 % (37.2-50.8) of 200 games
+(seeds 61-260; p99 855 ms, max 862 ms; its first 120 had said 39.2 %); an earlier
+run at 0.2 s, 35.5 ± 9.4 % of 100."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""
