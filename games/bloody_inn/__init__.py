@@ -108,12 +108,14 @@ HARD = InnSearch(
     guide=SizedGuide(GUIDE_WEIGHTS),
     undoing=(Cancel,),
 )
-"""Searches over sampled hidden cards from NORMAL's choice, playing on with NORMAL
-for about a round (20 choices at 2 players, 32 at 4), then the sampler's estimate
-of each player's final score (games.search). Another choice replaces NORMAL's when
-its paired gain exceeds one standard error (caution 1.0): against a 40-simulation
-reference at 129 four-player moments, 14 simulations chose worse by 0.004 of a win
-on average with it, 0.015 with caution 2.0 and every target (NORMAL: 0.035).
+"""Searches over sampled hidden cards from its guide's choice (NORMAL's rule of thumb,
+with weights of its own at 3 players), playing on with NORMAL in the other seats and
+its guide in its own for about a round (20 choices at 2 players, 32 at 4), then the
+sampler's estimate of each player's final score (games.search). Another choice
+replaces the guide's when its paired gain exceeds one standard error (caution 1.0):
+against a 40-simulation reference at 129 four-player moments, 14 simulations chose
+worse by 0.004 of a win on average with it, 0.015 with caution 2.0 and every target
+(NORMAL: 0.035).
 
 Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
 Wilson intervals; the goal is the fair share + 15 points; bench/results/hard.jsonl):
