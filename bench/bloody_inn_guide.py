@@ -16,13 +16,10 @@ Nothing is asserted: it is a measurement, not a test.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import fields, replace
-from functools import partial
-from pathlib import Path
 from typing import Any
 
-from bench.paired import Run, measure
+from bench.paired import compare_variants
 from games.ai import Level
 from games.bloody_inn import GAME
 from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, NormalPolicy, Weights
@@ -48,26 +45,8 @@ def play(weights: Weights, players: int, games: int, seed: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=10001)
-    parser.add_argument("--variant", action="append", default=None)
-    parser.add_argument(
-        "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
-    )
-    args = parser.parse_args()
-    texts = args.variant or [""]
-    measure(
-        [
-            Run(
-                text or "base",
-                f"{args.players}:{args.seed}:{args.games}:{text}",
-                partial(play, parse_weights(text), args.players, args.games, args.seed),
-            )
-            for text in texts
-        ],
-        args.cache,
+    compare_variants(
+        __doc__.splitlines()[0], parse_weights, play, players=3, games=2000, seed=10001
     )
 
 

@@ -16,13 +16,10 @@ Nothing is asserted: it is a measurement, not a test.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, fields, replace
-from functools import partial
-from pathlib import Path
 from typing import Any
 
-from bench.paired import Run, measure
+from bench.paired import compare_variants
 from games.ai import Level
 from games.mascarade import GAME
 from games.mascarade.ai import POLICIES, Knobs, RememberingPolicy
@@ -65,26 +62,13 @@ def play(variant: Variant, players: int, games: int, seed: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=10)
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variant", action="append", default=None)
-    parser.add_argument(
-        "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
-    )
-    args = parser.parse_args()
-    variants = [parse_variant(text, Knobs()) for text in args.variant or [""]]
-    measure(
-        [
-            Run(
-                variant.label,
-                f"{args.players}:{args.seed}:{args.games}:{variant.label}",
-                partial(play, variant, args.players, args.games, args.seed),
-            )
-            for variant in variants
-        ],
-        args.cache,
+    compare_variants(
+        __doc__.splitlines()[0],
+        lambda text: parse_variant(text, Knobs()),
+        play,
+        players=10,
+        games=300,
+        seed=1,
     )
 
 

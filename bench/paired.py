@@ -1,17 +1,22 @@
 """Paired measurements: several players on the same games, each compared with the
 first (games won by one alone against the other alone), their shares cached in a
-file so a rerun plays only what is new. Used by ``bench.mascarade_guide`` and
-``bench.mascarade_oracle``."""
+file so a rerun plays only what is new. Used by ``bench.mascarade_guide``,
+``bench.bloody_inn_guide`` and ``bench.mascarade_oracle``."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from bench.ledger import wilson
+
+Variant = TypeVar("Variant")
 
 
 @dataclass(frozen=True)
@@ -52,3 +57,38 @@ def measure(runs: Sequence[Run], cache_path: Path | None, width: int = 40) -> No
         if cache_path:
             cache[run.key] = shares
             cache_path.write_text(json.dumps(cache))
+
+
+def compare_variants(
+    description: str,
+    parse: Callable[[str], Variant],
+    play: Callable[[Variant, int, int, int], list[float]],
+    players: int,
+    games: int,
+    seed: int,
+) -> None:
+    """The command line of a bench tuning a player: each ``--variant`` text is parsed
+    (all of them before any game) and played by ``play(variant, players, games,
+    seed)`` on the same games, its cache key ``players:seed:games:label``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--players", type=int, default=players)
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--variant", action="append", default=None)
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="JSON of shares already played (reused, extended)"
+    )
+    args = parser.parse_args()
+    texts = args.variant or [""]
+    variants = [(text or "base", parse(text)) for text in texts]
+    measure(
+        [
+            Run(
+                label,
+                f"{args.players}:{args.seed}:{args.games}:{label}",
+                partial(play, variant, args.players, args.games, args.seed),
+            )
+            for label, variant in variants
+        ],
+        args.cache,
+    )
