@@ -85,12 +85,15 @@ class SizedGuide(NormalPolicy):
         return policy.decide(view, prompt, rng)
 
 
-GUIDE_WEIGHTS = {3: Weights(wage_rounds=1.25)}
-"""HARD's guide's own weights, by table size (NORMAL's elsewhere): an accomplice
-expected to cost fewer wages before it is spent, so bribing is worth more.
-bench/bloody_inn_guide.py, the guide alone against NORMALs, 2,000 games paired on
-seeds 10001-12000: at 3 players 39.1 % against NORMAL's weights' 32.2 % (466 games
-won by it alone, 326 by NORMAL's weights alone). In HARD it shows only when the
+BRIBING = Weights(wage_rounds=1.25)
+"""An accomplice expected to cost fewer wages before it is spent, so bribing is worth
+more."""
+GUIDE_WEIGHTS = {3: BRIBING, 4: BRIBING}
+"""HARD's guide's own weights, by table size (NORMAL's elsewhere).
+bench/bloody_inn_guide.py, the guide alone against NORMALs, paired on seeds from
+10001: at 3 players 39.1 % against NORMAL's weights' 32.2 % of 2,000 games (466
+won by it alone, 326 by NORMAL's weights alone); at 4 players 29.6 % against 24.2 %
+of 1,500 (279 against 192). In HARD it shows only when the
 simulations play the seat's own future by it too (``InnSearch.simulated``); every
 weight measured: bench/results/guides.md."""
 

@@ -160,7 +160,7 @@ def test_the_search_weighs_only_the_targets_normal_values_most() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_guide_plays_its_own_weights_where_they_were_measured(players: int) -> None:
     """HARD's guide decides as NORMAL but with GUIDE_WEIGHTS at the table sizes they
-    name (3 players), and exactly as NORMAL elsewhere: at every decision of three
+    name (3 and 4 players), and exactly as NORMAL elsewhere: at every decision of three
     NORMAL games, the guide's choice is the choice of the weights of its table."""
     own = NormalPolicy(GUIDE_WEIGHTS[players]) if players in GUIDE_WEIGHTS else NORMAL
     decisions: list[tuple[BloodyInnView, int]] = []
