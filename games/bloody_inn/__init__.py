@@ -112,23 +112,23 @@ HARD = InnSearch(
     undoing=(Cancel,),
 )
 """Searches over sampled hidden cards from its guide's choice (NORMAL's rule of thumb,
-with weights of its own at 3 players), playing on with NORMAL in the other seats and
-its guide in its own for about a round (20 choices at 2 players, 32 at 4), then the
-sampler's estimate of each player's final score (games.search). Another choice
-replaces the guide's when its paired gain exceeds one standard error (caution 1.0):
-against a 40-simulation reference at 129 four-player moments, 14 simulations chose
-worse by 0.004 of a win on average with it, 0.015 with caution 2.0 and every target
-(NORMAL: 0.035).
+with weights of its own at 3 and 4 players), playing on with NORMAL in the other
+seats and its guide in its own for about a round (20 choices at 2 players, 32 at
+4), then the sampler's estimate of each player's final score (games.search).
+Another choice replaces the guide's when its paired gain exceeds one standard error
+(caution 1.0): against a 40-simulation reference at 129 four-player moments, 14
+simulations chose worse by 0.004 of a win on average with it, 0.015 with caution
+2.0 and every target (NORMAL: 0.035).
 
-Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 95 %
-Wilson intervals; the goal is the fair share + 15 points; bench/results/hard.jsonl):
-at 0.2 s per decision, 71.7 % (68.8-74.4) at 2 players and, with its guide's own
-weights (``GUIDE_WEIGHTS``) playing its seat in the simulations too, 53.8 %
-(50.7-56.9) at 3 (1,000 games each; decisions' median 5 ms, p99 180 ms, max 234
-ms), where NORMAL's weights had won 48.0 % of the same games (254 won only now, 195
-only then). At 4 players, at the bot's 1.0 s: 43.9 % (37.2-50.8) of 200 games
-(seeds 61-260; p99 855 ms, max 862 ms; its first 120 had said 39.2 %); an earlier
-run at 0.2 s, 35.5 ± 9.4 % of 100."""
+Measured (bench.ai --hard --clock cpu, one HARD seat against NORMAL ones, 0.2 s per
+decision, 1,000 games each, 95 % Wilson intervals; the goal is the fair share + 15
+points; bench/results/hard.jsonl): 71.7 % (68.8-74.4) at 2 players; with its
+guide's own weights (``GUIDE_WEIGHTS``) playing its seat in the simulations too,
+53.8 % (50.7-56.9) at 3, where NORMAL's weights had won 48.0 % of the same games
+(254 won only now, 195 only then), and 45.1 % (42.1-48.2) at 4 (24 simulations a
+searched decision), where NORMAL's weights had won 34.4 % of the first 298 of those
+games in a run outside the ledger (83 won only now, 43 only then). Decisions: a
+median of at most 5 ms, p99 at most 180 ms, the longest 234 ms."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""
