@@ -93,9 +93,9 @@ GUIDE_WEIGHTS = {3: BRIBING, 4: BRIBING}
 bench/bloody_inn_guide.py, the guide alone against NORMALs, paired on seeds from
 10001: at 3 players 39.1 % against NORMAL's weights' 32.2 % of 2,000 games (466
 won by it alone, 326 by NORMAL's weights alone); at 4 players 29.6 % against 24.2 %
-of 1,500 (279 against 192). In HARD it shows only when the
-simulations play the seat's own future by it too (``InnSearch.simulated``); every
-weight measured: bench/results/guides.md."""
+of 1,500 (279 against 192). In HARD it shows only when the simulations play the
+seat's own future by it too (``InnSearch.simulated``); every weight measured:
+bench/results/guides.md."""
 
 SEARCHED = (Stage.ACTION, Stage.TARGET)
 SHORTLIST = 5
