@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any
 
-from bench.paired import compare_variants
+from bench.paired import compare_variants, pairs
 from games.ai import Level
 from games.bloody_inn import GAME
 from games.bloody_inn.ai import NORMAL_WEIGHTS, POLICIES, NormalPolicy, Weights
@@ -30,8 +30,7 @@ def parse_weights(text: str, base: Weights = NORMAL_WEIGHTS) -> Weights:
     """``weight=value,...`` over ``base``."""
     numbers = {f.name for f in fields(Weights) if f.type in (float, "float")}
     changes: dict[str, Any] = {}
-    for pair in filter(None, (p.strip() for p in text.split(","))):
-        name, value = (part.strip() for part in pair.split("=", 1))
+    for name, value in pairs(text):
         if name not in numbers:
             raise SystemExit(f"unknown weight {name!r}: one of {sorted(numbers)}")
         changes[name] = float(value)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bench.paired import compare_variants
+from bench.paired import compare_variants, pairs
 from games.ai import Level
 from games.mascarade import GAME
 from games.mascarade.ai import POLICIES, Knobs, RememberingPolicy
@@ -44,8 +44,7 @@ def parse_variant(text: str, base: Knobs) -> Variant:
     changes: dict[str, Any] = {}
     particles = PARTICLES
     kinds = {f.name: f.type for f in fields(Knobs)}
-    for pair in filter(None, (p.strip() for p in text.split(","))):
-        name, value = (part.strip() for part in pair.split("=", 1))
+    for name, value in pairs(text):
         if name == "particles":
             particles = int(value)
         elif name in kinds:

@@ -59,6 +59,15 @@ def measure(runs: Sequence[Run], cache_path: Path | None, width: int = 40) -> No
             cache_path.write_text(json.dumps(cache))
 
 
+def pairs(text: str) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of a ``--variant`` text (comma-separated, spaces ignored)."""
+    found = []
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        name, value = (part.strip() for part in pair.split("=", 1))
+        found.append((name, value))
+    return found
+
+
 def compare_variants(
     description: str,
     parse: Callable[[str], Variant],
