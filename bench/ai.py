@@ -59,19 +59,22 @@ class SimulationCount:
 
 def counting(player: Policy[Any, Any]) -> tuple[Policy[Any, Any], SimulationCount | None]:
     """The player, counting its simulations when it searches (None when it does not).
-    A copy, to be made last: a later ``with_settings`` or ``facing`` would keep this
-    copy's counting ``simulate``, bound to this copy's settings, not its own."""
+    A copy of another class: the player's own, whose ``simulate`` counts. A search
+    that copies itself for a decision (Mascarade's ``recall``) keeps counting, each
+    simulation still its copy's (an instance's counting ``simulate`` would stay
+    bound to the instance it was made for, and run its simulations)."""
     if not isinstance(player, SearchPolicy):
         return player, None
-    counted = copy.copy(player)
     count = SimulationCount()
-    simulate = counted.simulate
+    searching = type(player)
 
-    def simulate_counted(state: Any, seat: Seat, choice: Any, rng: random.Random) -> float:
-        count.simulations += 1
-        return simulate(state, seat, choice, rng)
+    class Counted(searching):  # type: ignore[valid-type,misc]
+        def simulate(self, state: Any, seat: Seat, choice: Any, rng: random.Random) -> float:
+            count.simulations += 1
+            return searching.simulate(self, state, seat, choice, rng)
 
-    counted.simulate = simulate_counted  # type: ignore[method-assign]
+    counted = copy.copy(player)
+    counted.__class__ = Counted
     return counted, count
 
 

@@ -8,16 +8,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.ai import Level
-from games.base import Event, Prompt
+from games.ai import Level, Policy
+from games.base import Event, Prompt, Seat
 from games.entry import GameEntry
 from games.search import SearchPolicy, SearchSettings
 
-from .ai import NORMAL_KNOBS, POLICIES, Knobs, NormalPolicy, RememberingPolicy
+from .ai import (
+    NORMAL_KNOBS,
+    NORMAL_PARTICLES,
+    POLICIES,
+    Knobs,
+    NormalPolicy,
+    RememberingPolicy,
+    flat_memories,
+)
 from .cards import Character
 from .engine import GAME, Mascarade
-from .models import MascaradeOptions, MascaradeState, MascaradeView
-from .sampler import SAMPLER, SWAP_ODDS, MascaradeSampler, track
+from .models import MascaradeChoice, MascaradeOptions, MascaradeState, MascaradeView
+from .sampler import SAMPLER, SWAP_ODDS, Follower, MascaradeSampler, Table, track
 
 SHORTLIST = 4
 """Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
@@ -75,8 +83,105 @@ of 200 games at 10 players against remembering NORMALs, 13.5 % before; its guide
 alone 18.5 % (15.0-22.6) against 14.8 % (11.6-18.6) on fresh seeds 1001-1400. Where
 HARD searches (6 players and fewer) its memory is as before."""
 
+REMEMBERED_SIZES = frozenset({4})
+"""The tables whose simulations play the other seats as remembering NORMALs
+(``Minds``), each with the history its sampled state's story gives it, instead of
+NORMALs reading their views alone. Screened against remembering NORMALs, paired on
+the same seeds: at 4 players, 40 simulations a decision, 61.5 % of seeds 1-200
+against 36.5 %; at 0.2 s of CPU, 59.0 % of seeds 1-100 against 35.0 %. At 6
+players, 0.2 s: 17.0 % of seeds 1-100 against 30.0 %; at 2 and 3 players, 78.0 and
+55.0 % against 76.0 and 55.0 % (no gain: goals met already). The 1,000-game figures:
+bench/results/mascarade-hard.md."""
+
 MARGIN = 0.9
 """Share of the budget the search may plan to use (one simulation may end past it)."""
+
+
+class Minds:
+    """What the other seats remember in one decision's simulations. Each state drawn
+    from the seat's stories comes with its game (``MascaradeSampler.replayed``):
+    each other seat's deals (``Follower``, as a remembering NORMAL follows them)
+    are started once from the history that game gives it, then copied for every
+    simulation of that state, which steps them through its own events."""
+
+    def __init__(self, sampler: MascaradeSampler, viewer: Seat) -> None:
+        self.sampler = sampler
+        self.viewer = viewer
+        """The searching seat (its own later decisions are not a remembering NORMAL's)."""
+        self.started: list[Follower | None] = []
+        self.source: object = None
+        self.current: list[Follower | None] | None = None
+        """This simulation's followers (None: the others read their views alone)."""
+
+    def begin(self, state: MascaradeState) -> None:
+        """Before a simulation from a copy of the last state drawn."""
+        replayed = self.sampler.replayed
+        if replayed is None:
+            self.current = None
+            return
+        if replayed is not self.source:
+            table = Table(state.seats, state.hand_size, tuple(state.characters))
+            self.started = [
+                None
+                if seat == self.viewer
+                else Follower.start(
+                    table,
+                    seat,
+                    replayed.knowledge[seat].memories(),
+                    replayed.histories[seat],
+                    NORMAL_PARTICLES,
+                    random.Random(replayed.salt + seat),
+                )
+                for seat in range(state.seats)
+            ]
+            self.source = replayed
+        self.current = [None if f is None else f.copy() for f in self.started]
+
+    def observe(self, seats: int, events: Sequence[Event]) -> None:
+        """Each follower steps through the events its seat is shown."""
+        current = self.current
+        if current is None:
+            return
+        for event in events:
+            for seat in range(seats) if event.audience is None else event.audience:
+                follower = current[seat]
+                if follower is not None:
+                    follower.step(event)
+
+    def deals(self, seat: int, view: MascaradeView) -> list[list[Character]] | None:
+        current = self.current
+        follower = None if current is None else current[seat]
+        return None if follower is None else follower.deals(flat_memories(view))
+
+
+class ObservedMascarade(Mascarade):
+    """The rules, telling a decision's ``Minds`` every step of its simulations."""
+
+    def __init__(self, minds: Minds) -> None:
+        super().__init__()
+        self.minds = minds
+
+    def apply_in_place(
+        self, state: MascaradeState, seat: int, choice: MascaradeChoice
+    ) -> list[Event]:
+        events = super().apply_in_place(state, seat, choice)
+        self.minds.observe(state.seats, events)
+        return events
+
+
+class Recalling(NormalPolicy):
+    """Another seat in a simulation: NORMAL with the deals its ``Minds`` follow (the
+    view alone when it has none)."""
+
+    def __init__(self, minds: Minds, seat: int) -> None:
+        self.minds = minds
+        self.seat = seat
+
+    def decide(self, view: MascaradeView, prompt: Any, rng: random.Random) -> MascaradeChoice:
+        deals = self.minds.deals(self.seat, view)
+        if deals is None:
+            return super().decide(view, prompt, rng)
+        return RememberingPolicy(deals).decide(view, prompt, rng)
 
 
 class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
@@ -92,21 +197,56 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
     big_table_knobs = BIG_TABLE_KNOBS
     """The guide's weights beyond ``searched_players`` (NORMAL's at smaller tables)."""
 
+    minds: Minds | None = None
+    """The other seats' memories in this decision's simulations (``plays_minds``)."""
+
     def recall(
         self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
     ) -> Any:
         started = self.clock()
-        deals = (
-            track(view, history, free_odds=self.free_swap_odds(view)) if self.remembers else None
-        )
         moment = copy.copy(self)
+        sampler = moment.sampler = self.moment_sampler(view, history)
+        deals = sampler.deals
+        if sampler.stories is not None:
+            moment.minds = Minds(sampler, view.viewer)
+            moment.game = ObservedMascarade(moment.minds)
         # The tracking is part of the decision's budget, and a simulation at ten
         # players is long: a margin keeps the slow ones under the budget.
         left = self.settings.budget_seconds * MARGIN - (self.clock() - started)
         moment.settings = replace(self.settings, budget_seconds=max(left, 0.0))
         moment.guide = RememberingPolicy(deals, knobs=self.guide_knobs(view))
-        moment.sampler = MascaradeSampler(deals, tracking=self.remembers)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
+
+    def moment_sampler(self, view: MascaradeView, history: Sequence[Event]) -> MascaradeSampler:
+        """The deals tracked through the history once for the decision (for the
+        guide's beliefs and the sampled states), with their stories where the
+        simulations play the others as remembering players (``plays_minds``)."""
+        if not self.remembers:
+            return MascaradeSampler(None, tracking=False)
+        if not self.plays_minds(view):
+            return MascaradeSampler(track(view, history, free_odds=self.free_swap_odds(view)))
+        follower = Follower.of_view(
+            view, history, free_odds=self.free_swap_odds(view), keeps_story=True
+        )
+        if follower is None:
+            return MascaradeSampler(None)
+        stories = follower.stories(flat_memories(view))
+        return MascaradeSampler([p.cards for p in stories], stories=stories)
+
+    def plays_minds(self, view: MascaradeView) -> bool:
+        """Whether the simulations play the other seats as remembering NORMALs."""
+        return len(view.players) in REMEMBERED_SIZES
+
+    def simulate(self, state: MascaradeState, seat: Seat, choice: Any, rng: random.Random) -> float:
+        if self.minds is not None:
+            self.minds.begin(state)
+        return super().simulate(state, seat, choice, rng)
+
+    def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
+        minds = self.minds
+        if minds is None or minds.current is None or actor == seat or actor in self.seated:
+            return super().simulated(actor, seat)
+        return Recalling(minds, actor)
 
     def searches(self, view: MascaradeView) -> bool:
         """Whether HARD searches at this table (else it plays its guide)."""
@@ -153,7 +293,8 @@ HARD = MascaradeSearch(
     guide=RememberingPolicy(),
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
-history gives), playing on with NORMAL from the views alone (games.search); a
+history gives), playing on with NORMAL from the views alone (games.search), or at 4
+players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``); a
 simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
 ``MascaradeSearch.horizon``) is scored by the fitted odds (games.mascarade.odds) from
 4 players on."""

@@ -18,7 +18,11 @@ moved.
 The other seats' memories are not in the view. The history says which places
 each of them last saw for sure (the deal, its own looks, the Spy's looks,
 reveals; a swap it did not make blurs both cards): those are fresh memories of
-the sampled cards, the others stale ones.
+the sampled cards, the others stale ones. Or, where the search plays the others
+as remembering players, each deal followed keeps its story (the opening deal it
+started from, every swap's outcome), and a state drawn from a story is that
+story's game (``replay``): what each other seat decided on its swaps and saw on
+its looks, hence its memories and its own history.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from games.base import Event, Rng, Seat, copy_state, trusted
 from games.search import Draw, Sampler, softmax_share
@@ -135,21 +139,31 @@ def opening_deal(view: MascaradeView, history: Sequence[Event]) -> list[Characte
     """The cards of the opening deal, face up for everyone, as far as the view's
     memories keep them: the history is undone backwards from them (the seat's own
     swaps moved its memories; a later sight overwrote the deal's, lost: None)."""
-    seen = [None if m is None else m.character for m in flat(view)]
+    assert view.viewer is not None
+    table = Table(len(view.players), view.hand_size, tuple(view.characters))
+    return opening_deal_of(table, view.viewer, flat(view), history)
+
+
+def opening_deal_of(
+    table: Table, seat: Seat, memories: Sequence[Memory | None], history: Sequence[Event]
+) -> list[Character | None]:
+    """``opening_deal`` from a seat's memories (flat, as ``flat``)."""
+    seen = [None if m is None else m.character for m in memories]
+
+    def place(owner: Seat | None, slot: int) -> int:
+        return (table.seats if owner is None else owner) * table.hand_size + slot
+
     moves: list[tuple[int, int] | int] = []
     pair: tuple[int, int] | None = None
     for event in history:
         if isinstance(event, SwapPrepared):
-            pair = (
-                event_place(view, event.seat, event.slot),
-                event_place(view, event.target, event.target_slot),
-            )
+            pair = (place(event.seat, event.slot), place(event.target, event.target_slot))
         elif isinstance(event, SwapDecided) and event.swapped and pair is not None:
             moves.append(pair)
-        elif isinstance(event, CardSeen) and event.seat == view.viewer:
-            moves.append(event_place(view, event.target, event.slot))
+        elif isinstance(event, CardSeen) and event.seat == seat:
+            moves.append(place(event.target, event.slot))
         elif isinstance(event, CardRevealed):
-            moves.append(event_place(view, event.seat, event.slot))
+            moves.append(place(event.seat, event.slot))
     for move in reversed(moves):
         if isinstance(move, tuple):
             first, second = move
@@ -174,79 +188,266 @@ def track(
     history came with a view that needs one). ``count`` deals are followed; a swap
     another seat chose on its turn (not a forced one) exchanges the cards with
     ``free_odds`` instead."""
-    if not history and any(m is not None and m.stale for m in flat(view)):
-        return None  # the view's stale memories came from a history not given
-    viewer = view.viewer
-    rng = random.Random(len(history) * 7919 + (viewer or 0))
-    deal = opening_deal(view, history)
-    missing = Counter(view.characters) - Counter(c for c in deal if c is not None)
-    holes = [place for place, c in enumerate(deal) if c is None]
-    if sum(missing.values()) != len(holes):
-        return None
-    particles: list[list[Character]] = []
-    for _ in range(count):
-        filling = list(missing.elements())
-        rng.shuffle(filling)
-        filled = list(deal)
-        for place, character in zip(holes, filling, strict=True):
-            filled[place] = character
-        particles.append([c for c in filled if c is not None])
+    follower = Follower.of_view(view, history, count, free_odds)
+    return None if follower is None else follower.deals(flat(view))
+
+
+@dataclass
+class Particle:
+    """One deal followed through the history, with the story that made it: the
+    opening deal it started from and every swap's outcome (``Follower`` keeps the
+    story only when asked: ``replay`` needs it)."""
+
+    cards: list[Character]
+    opening: tuple[Character, ...] = ()
+    swaps: list[bool] = field(default_factory=list)
+
+    def copy(self) -> Particle:
+        return Particle(list(self.cards), self.opening, list(self.swaps))
+
+
+@dataclass
+class Follower:
+    """A seat's deals (``track``) kept between events: a search steps them through a
+    simulation's events instead of following the whole history again at each
+    decision of the seat it simulates."""
+
+    seats: int
+    hand_size: int
+    seat: Seat
+    particles: list[Particle]
+    rng: random.Random
+    free_odds: float = SWAP_ODDS
+    keeps_story: bool = False
+    claimed: dict[int, Character] = field(default_factory=dict)
     pair: tuple[int, int] | None = None
     decided: bool | None = None
-    swap_odds = SWAP_ODDS
-    forced = True
-    for event in history:
+    swap_odds: float = SWAP_ODDS
+    forced: bool = True
+
+    @classmethod
+    def of_view(
+        cls,
+        view: MascaradeView,
+        history: Sequence[Event],
+        count: int = PARTICLES,
+        free_odds: float = SWAP_ODDS,
+        keeps_story: bool = False,
+    ) -> Follower | None:
+        """``track``'s follower of the viewer, its random stream seeded by the
+        history's length and the seat."""
+        viewer = view.viewer
+        assert viewer is not None
+        rng = random.Random(len(history) * 7919 + viewer)
+        table = Table(len(view.players), view.hand_size, tuple(view.characters))
+        return cls.start(table, viewer, flat(view), history, count, rng, free_odds, keeps_story)
+
+    @classmethod
+    def start(
+        cls,
+        table: Table,
+        seat: Seat,
+        memories: Sequence[Memory | None],
+        history: Sequence[Event],
+        count: int,
+        rng: random.Random,
+        free_odds: float = SWAP_ODDS,
+        keeps_story: bool = False,
+    ) -> Follower | None:
+        """The seat's deals from its memories and history (None where ``track``'s)."""
+        if not history and any(m is not None and m.stale for m in memories):
+            return None  # the memories' stale ones came from a history not given
+        deal = opening_deal_of(table, seat, memories, history)
+        missing = Counter(table.characters) - Counter(c for c in deal if c is not None)
+        holes = [place for place, c in enumerate(deal) if c is None]
+        if sum(missing.values()) != len(holes):
+            return None
+        particles: list[Particle] = []
+        for _ in range(count):
+            filling = list(missing.elements())
+            rng.shuffle(filling)
+            filled = list(deal)
+            for place, character in zip(holes, filling, strict=True):
+                filled[place] = character
+            cards = [c for c in filled if c is not None]
+            particles.append(Particle(cards, tuple(cards) if keeps_story else ()))
+        follower = cls(table.seats, table.hand_size, seat, particles, rng, free_odds, keeps_story)
+        for event in history:
+            follower.step(event)
+        return follower
+
+    def place(self, seat: Seat | None, slot: int) -> int:
+        return (self.seats if seat is None else seat) * self.hand_size + slot
+
+    def copy(self) -> Follower:
+        """An independent follower in the same state (its random stream too)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return replace(
+            self,
+            particles=[p.copy() for p in self.particles],
+            rng=rng,
+            claimed=dict(self.claimed),
+        )
+
+    def step(self, event: Event) -> None:
+        """One event the seat was shown."""
         if isinstance(event, TurnStarted):
-            forced = event.must_swap
+            self.forced = event.must_swap
         elif isinstance(event, SwapPrepared):
-            pair = (
-                event_place(view, event.seat, event.slot),
-                event_place(view, event.target, event.target_slot),
+            self.pair = (
+                self.place(event.seat, event.slot),
+                self.place(event.target, event.target_slot),
             )
-            free = event.cause is SwapCause.TURN and not forced
-            swap_odds = free_odds if free else SWAP_ODDS
-            decided = None
+            free = event.cause is SwapCause.TURN and not self.forced
+            self.swap_odds = self.free_odds if free else SWAP_ODDS
+            self.decided = None
         elif isinstance(event, SwapDecided):
-            decided = event.swapped
-        elif isinstance(event, SwapDone) and pair is not None:
-            first, second = pair
-            for cards in particles:
-                if decided if event.actor == viewer else rng.random() < swap_odds:
-                    cards[first], cards[second] = cards[second], cards[first]
-            pair = None
-        elif isinstance(event, CardSeen) and event.seat == viewer:
-            particles = sighted(
-                particles, event_place(view, event.target, event.slot), event.character, rng
-            )
+            self.decided = event.swapped
+        elif isinstance(event, SwapDone) and self.pair is not None:
+            self._swap(event.actor == self.seat, *self.pair)
+        elif isinstance(event, CardSeen) and event.seat == self.seat:
+            self._sight(self.place(event.target, event.slot), event.character)
         elif isinstance(event, CardRevealed):
-            particles = sighted(
-                particles, event_place(view, event.seat, event.slot), event.character, rng
-            )
-    fresh = [(p, m.character) for p, m in enumerate(flat(view)) if m is not None and not m.stale]
-    for cards in particles:
-        for place, character in fresh:
-            mend_keeping(cards, place, character, fresh)
-    claimed = read_history(view, history).claimed
-    if claimed:
-        odds = claim_odds(particles, claimed)
-        particles = rng.choices(particles, odds, k=len(particles))
-    return particles
+            place = self.place(event.seat, event.slot)
+            self._sight(place, event.character)
+            self.claimed.pop(place, None)
+        elif isinstance(event, Announced):
+            self.claimed[self.place(event.claimant, event.slot)] = event.character
 
+    def _swap(self, mine: bool, first: int, second: int) -> None:
+        rng, odds, keeps_story = self.rng, self.swap_odds, self.keeps_story
+        for particle in self.particles:
+            swapped = bool(self.decided) if mine else rng.random() < odds
+            if keeps_story:
+                particle.swaps.append(swapped)
+            if swapped:
+                cards = particle.cards
+                cards[first], cards[second] = cards[second], cards[first]
+        self.claimed.pop(first, None)
+        self.claimed.pop(second, None)
+        self.pair = None
 
-def sighted(
-    particles: list[list[Character]], place: int, character: Character, rng: random.Random
-) -> list[list[Character]]:
-    """The deals showing ``character`` at ``place``, resampled back to their number.
-    When too few do (the blind swaps' guesses ran thin), every deal is mended
-    instead: the card is brought there from where that deal had it."""
-    kept = [cards for cards in particles if cards[place] is character]
-    if len(kept) == len(particles):
+    def _sight(self, place: int, character: Character) -> None:
+        """Keeps the deals showing ``character`` at ``place``, resampled back to
+        their number. When too few do (the blind swaps' guesses ran thin), every
+        deal is mended instead: the card is brought there from where that deal had
+        it."""
+        particles = self.particles
+        kept = [p for p in particles if p.cards[place] is character]
+        if len(kept) == len(particles):
+            return
+        if len(kept) >= len(particles) * ENOUGH:
+            self.particles = [self.rng.choice(kept).copy() for _ in range(len(particles))]
+            return
+        for particle in particles:
+            mend(particle.cards, place, character)
+
+    def deals(self, memories: Sequence[Memory | None]) -> list[list[Character]]:
+        """The deals now: each mended to the seat's fresh memories, then drawn again,
+        likelier where they agree with standing claims (``claim_odds``)."""
+        return [p.cards for p in self.stories(memories)]
+
+    def stories(self, memories: Sequence[Memory | None]) -> list[Particle]:
+        """``deals`` with their stories."""
+        particles = [p.copy() for p in self.particles]
+        fresh = [(p, m.character) for p, m in enumerate(memories) if m is not None and not m.stale]
+        for particle in particles:
+            for place, character in fresh:
+                mend_keeping(particle.cards, place, character, fresh)
+        if self.claimed:
+            odds = claim_odds([p.cards for p in particles], self.claimed)
+            particles = self.rng.choices(particles, odds, k=len(particles))
         return particles
-    if len(kept) >= len(particles) * ENOUGH:
-        return [list(rng.choice(kept)) for _ in range(len(particles))]
-    for cards in particles:
-        mend(cards, place, character)
-    return particles
+
+
+@dataclass(frozen=True)
+class Table:
+    """What every seat knows of the table's shape."""
+
+    seats: int
+    hand_size: int
+    characters: tuple[Character, ...]
+
+
+@dataclass
+class Replayed:
+    """The game behind one particle, as each seat saw it: its memories, and its
+    history with the private events it was shown (its swaps' outcomes, the cards it
+    looked at); the public's memories."""
+
+    knowledge: list[Knowledge]
+    public: Knowledge
+    histories: list[list[Event]]
+    salt: int = 0
+    """Seeds the other seats' own deals (``Follower``) in the simulations of this
+    state, drawn with it."""
+
+
+def replay(view: MascaradeView, history: Sequence[Event], particle: Particle) -> Replayed:
+    """The particle's game from its opening deal (``Follower`` kept its story): the
+    seat's history with, for every other seat, what it would have been shown, and
+    every seat's memories following the cards as the rules move them. Where the
+    particle's cards contradict a sight (a mended particle), they are mended."""
+    viewer = view.viewer
+    assert viewer is not None
+    seats = len(view.players)
+    cards = list(particle.opening)
+    knowledge = [Knowledge.of_deal(cards) for _ in range(seats)]
+    public = Knowledge.of_deal(cards)
+    histories: list[list[Event]] = [[] for _ in range(seats)]
+    outcomes = iter(particle.swaps)
+    pending: tuple[Seat, int, int] | None = None
+
+    def see(seat: Seat, target: Seat | None, slot: int) -> None:
+        place = event_place(view, target, slot)
+        knowledge[seat].see(place, cards[place])
+        histories[seat].append(
+            CardSeen(audience=(seat,), seat=seat, target=target, slot=slot, character=cards[place])
+        )
+
+    for event in history:
+        if event.audience is not None:  # the viewer's own swaps and sights
+            if isinstance(event, CardSeen):
+                place = event_place(view, event.target, event.slot)
+                mend(cards, place, event.character)
+                knowledge[viewer].see(place, event.character)
+            continue
+        if isinstance(event, SwapPrepared):
+            first = event_place(view, event.seat, event.slot)
+            second = event_place(view, event.target, event.target_slot)
+            pending = (event.actor, first, second)
+            if event.cause is SwapCause.SPY and event.actor != viewer:
+                see(event.actor, event.seat, event.slot)
+                see(event.actor, event.target, event.target_slot)
+        elif isinstance(event, SwapDone) and pending is not None:
+            actor, first, second = pending
+            swapped = next(outcomes)
+            if actor != viewer:
+                histories[actor].append(
+                    SwapDecided(audience=(actor,), actor=actor, swapped=swapped)
+                )
+            if swapped:
+                cards[first], cards[second] = cards[second], cards[first]
+            for observer, known in enumerate(knowledge):
+                if observer != actor:
+                    known.blur(first, second)
+                elif swapped:
+                    known.follow_swap(first, second)
+            public.blur(first, second)
+            pending = None
+        elif isinstance(event, CardRevealed):
+            place = event_place(view, event.seat, event.slot)
+            mend(cards, place, event.character)
+            for known in [*knowledge, public]:
+                known.see(place, event.character)
+        for seat in range(seats):
+            if seat != viewer:
+                histories[seat].append(event)
+        if isinstance(event, Looked) and event.seat != viewer:
+            see(event.seat, event.seat, event.slot)
+    histories[viewer] = list(history)
+    return Replayed(knowledge, public, histories)
 
 
 def mend_keeping(
@@ -285,14 +486,22 @@ def claim_odds(
 class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
     """Deals from ``track``'s deals; from the view's
     memories alone when the view does not account for the opening deal, or when
-    not ``tracking``."""
+    not ``tracking``. Given ``stories`` (deals with the story that made them), each
+    state is that story's game (``replay``): the other seats' memories are those
+    its events left them, and ``replayed`` keeps its histories for the search."""
 
     def __init__(
-        self, deals: Sequence[Sequence[Character]] | None = None, tracking: bool = True
+        self,
+        deals: Sequence[Sequence[Character]] | None = None,
+        tracking: bool = True,
+        stories: Sequence[Particle] | None = None,
     ) -> None:
         self.deals = deals
         """Deals already tracked for this moment (a search tracks once per decision)."""
         self.tracking = tracking
+        self.stories = stories
+        self.replayed: Replayed | None = None
+        """The game behind the last state drawn from ``stories``."""
 
     def prepare(self, view: MascaradeView, history: Sequence[Event]) -> Draw[MascaradeState]:
         viewer = view.viewer
@@ -339,7 +548,25 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
             state.public = knowledge_of(state.cards, sight.public)
             return state
 
-        return draw
+        stories = self.stories
+        if not stories:
+            return draw
+
+        def draw_story(rng: random.Random) -> MascaradeState:
+            state = copy_state(base)
+            state.rng = Rng.from_seed(rng.getrandbits(64))
+            story = rng.choice(stories)
+            state.cards = list(story.cards)
+            replayed = replay(view, history, story)
+            replayed.salt = rng.getrandbits(32)
+            for seat, known in enumerate(replayed.knowledge):
+                if seat != viewer:
+                    state.knowledge[seat] = known
+            state.public = replayed.public
+            self.replayed = replayed
+            return state
+
+        return draw_story
 
     @staticmethod
     def _leanings(memory: Memory | None, claimed: Character | None) -> dict[Character, float]:

@@ -161,6 +161,31 @@ def test_a_counted_search_plays_the_same_games_and_records_its_simulations(
     assert counting(easy) == (easy, None)
 
 
+def test_counting_a_search_that_copies_itself_changes_no_decision(tmp_path: Path) -> None:
+    """Mascarade's search copies itself for each decision (its simulations then play
+    the others from their memories at four players): counted, its simulations are
+    still the copy's, so the games are the ones it plays uncounted."""
+    cell = a_cell().model_copy(
+        update={
+            "game": "mascarade",
+            "players": 4,
+            "hero": "hard",
+            "simulations": 8,
+            "budget": 100.0,
+        }
+    )
+    normal = policy_for("mascarade", Level.NORMAL)
+    search = hard_policy("mascarade", 100.0, simulations=8, clock="cpu")
+    uncounted = Recording(search)
+    play_cell(cell, uncounted, Timed(normal), 2, Ledger(tmp_path / "plain.jsonl"))
+    player, count = counting(search)
+    assert count is not None
+    hero = Recording(player, count=count)
+    play_cell(cell, hero, Timed(normal), 2, Ledger(tmp_path / "counted.jsonl"))
+    assert hero.choices == uncounted.choices
+    assert count.simulations >= 8 * count.searched > 0
+
+
 class SearchesEveryOther(Policy[Any, Any]):
     """Runs three simulations at every other decision (the others had one choice)."""
 

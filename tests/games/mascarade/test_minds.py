@@ -1,0 +1,244 @@
+"""What the other seats remember in HARD's simulations at four players: the deals HARD
+follows keep their story (games/mascarade/sampler.py ``Follower``), a story replays
+the game behind it for every seat (``replay``), and the simulations play the others
+as remembering NORMALs from those histories (games/mascarade ``Minds``)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+
+from games.ai import Level, decision_rng
+from games.base import Event, Seat
+from games.mascarade import (
+    GAME,
+    HARD,
+    REMEMBERED_SIZES,
+    MascaradeSearch,
+    MascaradeState,
+    MascaradeView,
+    Minds,
+    Recalling,
+)
+from games.mascarade.ai import POLICIES, NormalPolicy, flat_memories
+from games.mascarade.models import SwapDecided, SwapDone
+from games.mascarade.sampler import Follower, MascaradeSampler, Particle, replay, track
+from games.search import SearchSettings
+
+NORMAL = POLICIES[Level.NORMAL]
+
+
+@dataclass
+class Game:
+    """A seeded game of remembering NORMALs, every seat's history at every step."""
+
+    opening: tuple[object, ...]
+    moments: list[tuple[MascaradeState, list[list[Event]], list[bool]]] = field(
+        default_factory=list
+    )
+    """After each step: the state, each seat's history, every swap's outcome so far."""
+
+
+def played(players: int, seed: int) -> Game:
+    state = GAME.setup(players, GAME.options_model(), seed)
+    game = Game(tuple(state.cards))
+    histories: list[list[Event]] = [[] for _ in range(players)]
+    outcomes: list[bool] = []
+    order = random.Random(seed)
+    while GAME.result(state) is None:
+        seat = order.choice(GAME.awaiting(state))
+        view = GAME.view(state, seat)
+        choice = NORMAL.choose(view, decision_rng(seed, state.step, seat), histories[seat])
+        state, events = GAME.apply(state, seat, choice)
+        for event in events:
+            if isinstance(event, SwapDecided):
+                outcomes.append(event.swapped)
+            for each in range(players):
+                if event.visible_to(each):
+                    histories[each].append(event)
+        game.moments.append((state, [list(h) for h in histories], list(outcomes)))
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 10])
+def test_the_true_story_replays_every_seats_history_and_memories(players: int) -> None:
+    """From one seat's view and history, the real opening deal and swaps' outcomes
+    give back, for every seat, the very history it was shown (its private swaps'
+    outcomes and sights in their places) and its memories, and the public's."""
+    checked = 0
+    for seed in (1, 2):
+        game = played(players, seed)
+        for state, histories, outcomes in game.moments[::3]:
+            for seat in range(players):
+                story = Particle(list(state.cards), game.opening, list(outcomes))  # type: ignore[arg-type]
+                replayed = replay(GAME.view(state, seat), histories[seat], story)
+                assert replayed.histories == histories
+                assert replayed.knowledge == state.knowledge
+                assert replayed.public == state.public
+                checked += 1
+    assert checked > 30
+
+
+def test_a_story_keeps_one_outcome_per_swap_and_the_seats_own_as_decided() -> None:
+    """Each followed deal keeps the opening deal it started from (the view's cards
+    where the seat remembers the deal) and one outcome per swap; the seat's own
+    swaps' outcomes are the ones it decided."""
+    game = played(4, seed=3)
+    for state, histories, _ in game.moments[10::15]:
+        for seat in range(4):
+            view, history = GAME.view(state, seat), histories[seat]
+            follower = Follower.of_view(view, history, count=20, keeps_story=True)
+            assert follower is not None
+            swaps = sum(isinstance(e, SwapDone) for e in history)
+            mine = [i for i, e in enumerate(done_by(history)) if e == seat]
+            decided = [e.swapped for e in history if isinstance(e, SwapDecided)]
+            for particle in follower.stories(flat_memories(view)):
+                assert Counter(particle.opening) == Counter(view.characters)
+                assert len(particle.swaps) == swaps
+                assert [particle.swaps[i] for i in mine] == decided
+
+
+def done_by(history: list[Event]) -> list[Seat]:
+    return [e.actor for e in history if isinstance(e, SwapDone)]
+
+
+def test_keeping_the_story_changes_no_deal() -> None:
+    """NORMAL's deals (``track``) are the same with or without stories kept: the
+    stories draw nothing from the random stream."""
+    game = played(4, seed=4)
+    for state, histories, _ in game.moments[5::10]:
+        for seat in range(4):
+            view, history = GAME.view(state, seat), histories[seat]
+            follower = Follower.of_view(view, history, count=50, keeps_story=True)
+            assert follower is not None
+            deals = follower.deals(flat_memories(view))
+            assert deals == track(view, history, count=50)
+
+
+def test_a_follower_stepped_through_later_events_keeps_agreeing_with_its_seat() -> None:
+    """A seat's follower started mid-game and stepped through the events that seat
+    is shown after: every deal keeps the seat's fresh memories and the whole deck."""
+    game = played(4, seed=5)
+    start, histories, _ = game.moments[20]
+    for seat in range(4):
+        view = GAME.view(start, seat)
+        follower = Follower.of_view(view, histories[seat], count=30)
+        assert follower is not None
+        seen = len(histories[seat])
+        for state, later, _ in game.moments[21:60]:
+            for event in later[seat][seen:]:
+                follower.step(event)
+            seen = len(later[seat])
+            memories = flat_memories(GAME.view(state, seat))
+            for cards in follower.deals(memories):
+                assert Counter(cards) == Counter(view.characters)
+                for place, memory in enumerate(memories):
+                    assert memory is None or memory.stale or cards[place] is memory.character
+
+
+def stories_sampler(
+    searcher: MascaradeSearch, view: MascaradeView, history: list[Event]
+) -> MascaradeSampler:
+    sampler = searcher.moment_sampler(view, history)
+    assert sampler.stories is not None
+    return sampler
+
+
+def test_states_drawn_from_stories_show_the_seat_its_view_and_carry_their_game() -> None:
+    """At four players each sampled state is its story's game: the seat sees its
+    own view there, every other seat has memories and a history, and those
+    histories hold the public events the seat saw, in order."""
+    assert 4 in REMEMBERED_SIZES
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
+    assert isinstance(searcher, MascaradeSearch)
+    game = played(4, seed=6)
+    drawn = 0
+    for state, histories, _ in game.moments[8::12]:
+        for seat in range(4):
+            view, history = GAME.view(state, seat), histories[seat]
+            sampler = stories_sampler(searcher, view, history)
+            draw = sampler.prepare(view, history)
+            sampled = draw(random.Random(drawn))
+            mine = GAME.view(sampled, seat)
+            assert mine.model_copy(update={"prompt": None}) == view.model_copy(
+                update={"prompt": None}
+            )
+            replayed = sampler.replayed
+            assert replayed is not None
+            public = [e for e in history if e.audience is None]
+            for other in range(4):
+                assert [e for e in replayed.histories[other] if e.audience is None] == public
+                assert sampled.knowledge[other] == replayed.knowledge[other] or other == seat
+            drawn += 1
+    assert drawn > 20
+
+
+class Spying(Recalling):
+    """Notes whether each simulated decision had deals to decide from."""
+
+    log: list[bool] = []
+
+    def decide(self, view: MascaradeView, prompt: object, rng: random.Random) -> object:  # type: ignore[override]
+        Spying.log.append(self.minds.deals(self.seat, view) is not None)
+        return super().decide(view, prompt, rng)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_only_at_four_players_the_simulations_play_the_others_from_their_memories(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At four players (where it won: bench/results/mascarade-hard.md) the others'
+    simulated decisions are remembering NORMALs' with deals followed from their
+    sampled histories; at three and six players, NORMALs' from the views alone."""
+    import games.mascarade as package
+
+    monkeypatch.setattr(package, "Recalling", Spying)
+    Spying.log = []
+    rollouts: list[int] = []
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=6))
+    assert isinstance(searcher, MascaradeSearch)
+    original = NormalPolicy.decide
+
+    def counted(
+        self: NormalPolicy, view: MascaradeView, prompt: object, rng: random.Random
+    ) -> object:
+        if type(self) is NormalPolicy:
+            rollouts.append(1)
+        return original(self, view, prompt, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NormalPolicy, "decide", counted)
+    game = played(players, seed=7)
+    searched = 0
+    for state, histories, _ in game.moments[6::9][:8]:
+        for seat in GAME.awaiting(state):
+            view = GAME.view(state, seat)
+            if view.prompt is None or len(view.prompt.choices) < 2:
+                continue
+            choice = searcher.choose(view, random.Random(1), histories[seat])
+            assert choice in view.prompt.choices
+            searched += 1
+    assert searched > 3
+    if players == 4:
+        assert len(Spying.log) > 20 and all(Spying.log)
+    else:
+        assert not Spying.log and rollouts
+
+
+def test_minds_start_no_follower_for_the_searching_seat() -> None:
+    """The searching seat's own later decisions are its rollout's: no deals are
+    followed for it."""
+    game = played(4, seed=8)
+    state, histories, _ = game.moments[30]
+    seat = 2
+    view = GAME.view(state, seat)
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
+    assert isinstance(searcher, MascaradeSearch)
+    sampler = stories_sampler(searcher, view, histories[seat])
+    sampled = sampler.prepare(view, histories[seat])(random.Random(1))
+    minds = Minds(sampler, seat)
+    minds.begin(sampled)
+    assert minds.current is not None
+    assert [f is None for f in minds.current] == [s == seat for s in range(4)]
