@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
@@ -82,23 +83,31 @@ def test_the_true_story_replays_every_seats_history_and_memories(players: int) -
     assert checked > 30
 
 
-def test_a_story_keeps_one_outcome_per_swap_and_the_seats_own_as_decided() -> None:
-    """Each followed deal keeps the opening deal it started from (the view's cards
-    where the seat remembers the deal) and one outcome per swap; the seat's own
-    swaps' outcomes are the ones it decided."""
-    game = played(4, seed=3)
-    for state, histories, _ in game.moments[10::15]:
+def followed(
+    seed: int, moments: slice, count: int
+) -> Iterator[tuple[MascaradeView, list[Event], Follower]]:
+    """Each seat's view, history and follower (keeping stories) at some moments of a
+    4-player game."""
+    game = played(4, seed)
+    for state, histories, _ in game.moments[moments]:
         for seat in range(4):
             view, history = GAME.view(state, seat), histories[seat]
-            follower = Follower.of_view(view, history, count=20, keeps_story=True)
+            follower = Follower.of_view(view, history, count=count, keeps_story=True)
             assert follower is not None
-            swaps = sum(isinstance(e, SwapDone) for e in history)
-            mine = [i for i, e in enumerate(done_by(history)) if e == seat]
-            decided = [e.swapped for e in history if isinstance(e, SwapDecided)]
-            for particle in follower.stories(flat_memories(view)):
-                assert Counter(particle.opening) == Counter(view.characters)
-                assert len(particle.swaps) == swaps
-                assert [particle.swaps[i] for i in mine] == decided
+            yield view, history, follower
+
+
+def test_a_story_keeps_one_outcome_per_swap_and_the_seats_own_as_decided() -> None:
+    """Each followed deal keeps the opening deal it started from (a whole deck) and
+    one outcome per swap; the seat's own swaps' outcomes are the ones it decided."""
+    for view, history, follower in followed(3, slice(10, None, 15), count=20):
+        swaps = sum(isinstance(e, SwapDone) for e in history)
+        mine = [i for i, e in enumerate(done_by(history)) if e == view.viewer]
+        decided = [e.swapped for e in history if isinstance(e, SwapDecided)]
+        for particle in follower.stories(flat_memories(view)):
+            assert Counter(particle.opening) == Counter(view.characters)
+            assert len(particle.swaps) == swaps
+            assert [particle.swaps[i] for i in mine] == decided
 
 
 def done_by(history: list[Event]) -> list[Seat]:
@@ -108,14 +117,8 @@ def done_by(history: list[Event]) -> list[Seat]:
 def test_keeping_the_story_changes_no_deal() -> None:
     """NORMAL's deals (``track``) are the same with or without stories kept: the
     stories draw nothing from the random stream."""
-    game = played(4, seed=4)
-    for state, histories, _ in game.moments[5::10]:
-        for seat in range(4):
-            view, history = GAME.view(state, seat), histories[seat]
-            follower = Follower.of_view(view, history, count=50, keeps_story=True)
-            assert follower is not None
-            deals = follower.deals(flat_memories(view))
-            assert deals == track(view, history, count=50)
+    for view, history, follower in followed(4, slice(5, None, 10), count=50):
+        assert follower.deals(flat_memories(view)) == track(view, history, count=50)
 
 
 def test_a_follower_stepped_through_later_events_keeps_agreeing_with_its_seat() -> None:
