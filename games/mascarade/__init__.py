@@ -294,8 +294,8 @@ HARD = MascaradeSearch(
     guide=RememberingPolicy(),
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
-history gives), playing on with NORMAL from the views alone (games.search), or at 4
-players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``); a
+history gives), playing on with NORMAL from the views alone (games.search), or at 2
+to 4 players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``); a
 simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
 ``MascaradeSearch.horizon``) is scored by the fitted odds (games.mascarade.odds) from
 4 players on."""
