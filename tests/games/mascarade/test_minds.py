@@ -1,7 +1,8 @@
 """What the other seats remember in HARD's simulations at 2 to 4 players: the deals HARD
 follows keep their story (games/mascarade/sampler.py ``Follower``), a story replays
 the game behind it for every seat (``replay``), and the simulations play the others
-as remembering NORMALs from those histories (games/mascarade ``Minds``)."""
+as remembering NORMALs from those histories (games/mascarade ``Minds``); below 4
+players a simulation still running at the decision's deadline stops there."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from games.base import Event, Seat
 from games.mascarade import (
     GAME,
     HARD,
+    MARGIN,
     REMEMBERED_SIZES,
     MascaradeSearch,
     MascaradeState,
@@ -25,6 +27,7 @@ from games.mascarade import (
     Recalling,
 )
 from games.mascarade.ai import POLICIES, NormalPolicy, flat_memories
+from games.mascarade.engine import Mascarade
 from games.mascarade.models import SwapDecided, SwapDone
 from games.mascarade.sampler import Follower, MascaradeSampler, Particle, replay, track
 from games.search import SearchSettings
@@ -245,3 +248,46 @@ def test_minds_start_no_follower_for_the_searching_seat() -> None:
     minds.begin(sampled)
     assert minds.current is not None
     assert [f is None for f in minds.current] == [s == seat for s in range(4)]
+
+
+STEP = 0.001
+"""Seconds of the fake clock one step of the rules takes (nothing else takes any)."""
+
+
+@pytest.mark.parametrize(("players", "cut"), [(2, True), (3, True), (4, False)])
+def test_below_four_players_a_simulation_stops_at_the_decisions_deadline(
+    players: int, cut: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search starts one more simulation while the average one fits in the
+    budget left (the first one always); at 2 and 3 players a simulation plays up to
+    40 choices, and a long last one overran the budget. There it now stops at the
+    deadline: with a budget of three steps, every decision ends within one step of
+    it. From 4 players (short simulations) nothing changed: a simulation ends where
+    it ends, past the deadline."""
+    clock = [0.0]
+    original = Mascarade.apply_in_place
+
+    def timed(self: Mascarade, state: MascaradeState, seat: Seat, choice: object) -> list[Event]:
+        clock[0] += STEP
+        return original(self, state, seat, choice)  # type: ignore[arg-type]
+
+    game = played(players, seed=11)
+    monkeypatch.setattr(Mascarade, "apply_in_place", timed)
+    budget = 3 * STEP
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=budget, simulations=10_000))
+    searcher.clock = lambda: clock[0]
+    overruns: list[float] = []
+    for state, histories, _ in game.moments[::3]:
+        for seat in GAME.awaiting(state)[: 12 - len(overruns)]:
+            view = GAME.view(state, seat)
+            if view.prompt is None or len(view.prompt.choices) < 2:
+                continue
+            started = clock[0]
+            choice = searcher.choose(view, random.Random(3), histories[seat])
+            assert choice in view.prompt.choices
+            overruns.append(clock[0] - started - budget * MARGIN)
+    assert len(overruns) >= 8
+    if cut:
+        assert max(overruns) <= STEP + 1e-9
+    else:
+        assert max(overruns) > 2 * STEP
