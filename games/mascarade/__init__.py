@@ -96,7 +96,8 @@ players and 40 simulations a decision, 61.5 % of 200 against 36.5 % (71/21). Not
 1,000-game cells: bench/results/mascarade-hard.md."""
 
 MARGIN = 0.9
-"""Share of the budget the search may plan to use (one simulation may end past it)."""
+"""Share of the budget the search may plan to use (from 4 players one simulation may
+end past it; below, it stops at the deadline: ``MascaradeSearch.stops_at_deadline``)."""
 
 
 class Minds:
