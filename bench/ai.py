@@ -69,9 +69,16 @@ def counting(player: Policy[Any, Any]) -> tuple[Policy[Any, Any], SimulationCoun
     searching = type(player)
 
     class Counted(searching):  # type: ignore[valid-type,misc]
-        def simulate(self, state: Any, seat: Seat, choice: Any, rng: random.Random) -> float:
+        def simulate(
+            self,
+            state: Any,
+            seat: Seat,
+            choice: Any,
+            rng: random.Random,
+            stop_at: float | None = None,
+        ) -> float:
             count.simulations += 1
-            return searching.simulate(self, state, seat, choice, rng)
+            return searching.simulate(self, state, seat, choice, rng, stop_at)
 
     counted = copy.copy(player)
     counted.__class__ = Counted

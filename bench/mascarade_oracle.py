@@ -138,12 +138,19 @@ class OracleSearch(MascaradeSearch):
         moment.sampler = TrueState(self.table.truth)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
-    def simulate(self, state: MascaradeState, seat: Seat, choice: Any, rng: random.Random) -> float:
+    def simulate(
+        self,
+        state: MascaradeState,
+        seat: Seat,
+        choice: Any,
+        rng: random.Random,
+        stop_at: float | None = None,
+    ) -> float:
         """``SearchPolicy.simulate``, the others' histories (``mem``, ``salted``) carried
         on from their true ones through the simulation's events."""
         if self.mode is not Mode.VIEW:
             self.witness.histories = [list(h) for h in self.table.histories]
-        return super().simulate(state, seat, choice, rng)
+        return super().simulate(state, seat, choice, rng, stop_at)
 
     def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
         if self.mode is Mode.VIEW or actor == seat:

@@ -171,7 +171,12 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
         return [usual, *(c for c in ranked if c != usual)][: self.shortlist]
 
     def simulate(
-        self, state: ConspiracyState, seat: Seat, choice: Any, rng: random.Random
+        self,
+        state: ConspiracyState,
+        seat: Seat,
+        choice: Any,
+        rng: random.Random,
+        stop_at: float | None = None,
     ) -> float:
         game = self.game
         start = state.turn_number
@@ -181,6 +186,8 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
             if game.result(state) is not None:
                 break
             if not to_the_end and next_turn_of(state, seat, start):
+                break
+            if self.out_of_time(stop_at):
                 break
             actor = state.turn
             policy = self.guide if actor == seat else self.simulated(actor, seat)

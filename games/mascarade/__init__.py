@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import copy
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from games.ai import Level, Policy
 from games.base import Event, Prompt, Seat
 from games.entry import GameEntry
-from games.search import SearchPolicy, SearchSettings, share_of
+from games.search import SearchPolicy, SearchSettings
 
 from .ai import (
     NORMAL_KNOBS,
@@ -157,33 +156,18 @@ class Minds:
         return None if follower is None else follower.deals(flat_memories(view))
 
 
-class OutOfTime(Exception):
-    """A simulation reached its decision's deadline (``ObservedMascarade``)."""
-
-
 class ObservedMascarade(Mascarade):
-    """The rules, telling a decision's ``Minds`` every step of its simulations, and
-    stopping a simulation that reaches the decision's ``deadline`` on ``clock``."""
+    """The rules, telling a decision's ``Minds`` every step of its simulations."""
 
-    def __init__(
-        self,
-        minds: Minds | None,
-        deadline: float | None = None,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
+    def __init__(self, minds: Minds) -> None:
         super().__init__()
         self.minds = minds
-        self.deadline = deadline
-        self.clock = clock
 
     def apply_in_place(
         self, state: MascaradeState, seat: int, choice: MascaradeChoice
     ) -> list[Event]:
         events = super().apply_in_place(state, seat, choice)
-        if self.minds is not None:
-            self.minds.observe(state.seats, events)
-        if self.deadline is not None and self.clock() > self.deadline:
-            raise OutOfTime
+        self.minds.observe(state.seats, events)
         return events
 
 
@@ -228,11 +212,9 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         # players is long: a margin keeps the slow ones under the budget.
         left = max(self.settings.budget_seconds * MARGIN - (self.clock() - started), 0.0)
         moment.settings = replace(self.settings, budget_seconds=left)
-        minds = None if sampler.stories is None else Minds(sampler, view.viewer)
-        deadline = self.clock() + left if self.stops_at_deadline(view) else None
-        if minds is not None or deadline is not None:
-            moment.minds = minds
-            moment.game = ObservedMascarade(minds, deadline, self.clock)
+        if sampler.stories is not None:
+            minds = moment.minds = Minds(sampler, view.viewer)
+            moment.game = ObservedMascarade(minds)
         moment.guide = RememberingPolicy(sampler.deals, knobs=self.guide_knobs(view))
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
@@ -256,26 +238,27 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         """Whether the simulations play the other seats as remembering NORMALs."""
         return len(view.players) in REMEMBERED_SIZES
 
-    def simulate(self, state: MascaradeState, seat: Seat, choice: Any, rng: random.Random) -> float:
+    def simulate(
+        self,
+        state: MascaradeState,
+        seat: Seat,
+        choice: Any,
+        rng: random.Random,
+        stop_at: float | None = None,
+    ) -> float:
         if self.minds is not None:
             self.minds.begin(state)
-        try:
-            return super().simulate(state, seat, choice, rng)
-        except OutOfTime:
-            result = self.game.result(state)
-            return self.sampler.estimate(state, seat) if result is None else share_of(result, seat)
+        return super().simulate(state, seat, choice, rng, stop_at)
 
     def stops_at_deadline(self, view: MascaradeView) -> bool:
-        """Whether a simulation still running at the decision's deadline stops there,
-        scored as one cut at its horizon: below CUT_AFTER_TURN_FROM players, where a
-        simulation plays up to 40 choices and one may take several times the others'
-        average. The search starts one more simulation while the average fits in
-        what is left, so such a last one overran the budget: at 3 players 1.7 % of
-        HARD's decisions took over 0.2 s of CPU (up to 250 ms; p99 over the budget),
-        each time a last simulation of 50-90 ms after others of 10-20 (scratch
-        probe, 60 games; from 4 players, 0.6 %, p99 under it). With the stop, 3 of
-        19,262 decisions at 2 players and 1 of 16,774 at 3 (1,000 games each), max
-        206 ms; the same simulations a decision and no measurable loss of strength
+        """Below CUT_AFTER_TURN_FROM players, where a simulation plays up to 40
+        choices and one may take several times the others' average. Such a last
+        simulation overran the budget: at 3 players 1.7 % of HARD's decisions took
+        over 0.2 s of CPU (up to 250 ms; p99 over the budget), each time a last
+        simulation of 50-90 ms after others of 10-20 (scratch probe, 60 games; from
+        4 players, 0.6 %, p99 under it). With the stop, 3 of 19,262 decisions at 2
+        players and 1 of 16,774 at 3 (1,000 games each), max 206 ms; the same
+        simulations a decision and no measurable loss of strength
         (bench/results/mascarade-hard.md)."""
         return len(view.players) < CUT_AFTER_TURN_FROM
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.ai import (
     Forgetful,
     Part,
@@ -22,12 +24,14 @@ from bench.ai import (
     play_cell,
 )
 from bench.ledger import Cell, Ledger, fingerprint
+from games import complots
 from games.ai import Level, Policy
 from games.base import Event, Prompt
 from games.mascarade import GAME
 from games.registry import policy_for
 from games.search import SearchPolicy
 from tests.bench.test_ledger import CELL
+from tests.games.complots.test_hard import STEP, overruns, short_of_time
 from tests.games.playouts import play_out
 
 
@@ -184,6 +188,16 @@ def test_counting_a_search_that_copies_itself_changes_no_decision(tmp_path: Path
     play_cell(cell, hero, Timed(normal), 2, Ledger(tmp_path / "counted.jsonl"))
     assert hero.choices == uncounted.choices
     assert count.simulations >= 8 * count.searched > 0
+
+
+def test_a_counted_search_still_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting passes each simulation's deadline on: a counted Complots HARD at 4
+    players stops at it as the uncounted one does, so the bench measures the stop."""
+    player, count = counting(short_of_time(complots.HARD))
+    assert count is not None
+    found = overruns(player, 4, monkeypatch)
+    assert max(found) <= STEP + 1e-9
+    assert count.simulations >= len(found)
 
 
 class SearchesEveryOther(Policy[Any, Any]):

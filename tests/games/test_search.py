@@ -226,6 +226,52 @@ def test_the_time_budget_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
         assert now[0] <= 0.1 + 0.03, "it stopped at the first clock reading past its budget"
 
 
+STEP = 0.001
+"""Seconds of the fake clock one step of the rules takes (nothing else takes any)."""
+
+
+@pytest.mark.parametrize("stops", [True, False])
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_a_simulation_stops_at_the_deadline_where_the_game_asks(
+    name: str, stops: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a clock that only the rules' steps move, a budget of three steps: the first
+    simulation always starts, and plays many more. Where the search stops at the
+    deadline (``stops_at_deadline``, each game's own simulations included), every
+    decision ends within one step of its budget; where it does not, a simulation
+    ends where it ends, past it."""
+    players = 2 if name == "bloody_inn" else 3
+    asked = [
+        m
+        for m in moments(name, players, games=2, share=0.3)
+        if m.view.prompt is not None and len(m.view.prompt.choices) > 1
+    ][:8]
+    assert len(asked) >= 5
+    game = GAMES[name]
+    original = type(game).apply_in_place
+    clock = [0.0]
+
+    def timed(self: Any, state: Any, seat: Seat, choice: Any) -> list[Event]:
+        clock[0] += STEP
+        return original(self, state, seat, choice)
+
+    monkeypatch.setattr(type(game), "apply_in_place", timed)
+    budget = 3 * STEP
+    policy = hard(name, SearchSettings(budget_seconds=budget, simulations=10_000))
+    monkeypatch.setattr(policy, "clock", lambda: clock[0])
+    monkeypatch.setattr(policy, "stops_at_deadline", lambda view: stops)
+    overruns = []
+    for moment in asked:
+        started = clock[0]
+        choice = policy.choose(moment.view, random.Random(5), moment.history)
+        assert choice in moment.view.prompt.choices
+        overruns.append(clock[0] - started - budget)
+    if stops:
+        assert max(overruns) <= STEP + 1e-9
+    else:
+        assert max(overruns) > 2 * STEP
+
+
 @pytest.mark.parametrize(
     ("name", "players", "games", "least"),
     [
