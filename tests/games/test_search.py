@@ -5,6 +5,7 @@ budget, and a HARD seat beats random ones."""
 from __future__ import annotations
 
 import random
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from games.complots.models import (
 )
 from games.complots.sampler import SAMPLER as COMPLOTS_SAMPLER
 from games.registry import GAMES, policy_for
-from games.search import SearchPolicy, SearchSettings
+from games.search import SearchPolicy, SearchSettings, spread
 from tests.games.playouts import hero_share
 
 from .ai_imports import assert_view_only
@@ -270,6 +271,63 @@ def test_a_simulation_stops_at_the_deadline_where_the_game_asks(
         assert max(overruns) <= STEP + 1e-9
     else:
         assert max(overruns) > 2 * STEP
+
+
+@pytest.mark.parametrize("name", list(PLAYER_COUNTS))
+def test_no_state_is_drawn_only_to_stop(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's time is checked before its state is drawn: when the budget ends
+    between rounds, the search stops without drawing one more (on a clock that only
+    the rules' steps move, a budget of 400 steps: several rounds a decision)."""
+    players = 2 if name == "bloody_inn" else 3
+    asked = [
+        m
+        for m in moments(name, players, games=2, share=0.3)
+        if m.view.prompt is not None and len(m.view.prompt.choices) > 1
+    ][:10]
+    game = GAMES[name]
+    original = type(game).apply_in_place
+    clock = [0.0]
+
+    def timed(self: Any, state: Any, seat: Seat, choice: Any) -> list[Event]:
+        clock[0] += STEP
+        return original(self, state, seat, choice)
+
+    monkeypatch.setattr(type(game), "apply_in_place", timed)
+    policy = hard(name, SearchSettings(budget_seconds=400 * STEP, simulations=10_000))
+    monkeypatch.setattr(policy, "clock", lambda: clock[0])
+    simulated_on: list[int] = []
+    """Per state drawn, the simulations played on it."""
+    sampler = type(policy.sampler)
+    prepare, simulate = sampler.prepare, type(policy).simulate
+
+    def counted_prepare(self: Any, view: Any, history: Any) -> Any:
+        draw = prepare(self, view, history)
+
+        def counted(rng: random.Random) -> Any:
+            simulated_on.append(0)
+            return draw(rng)
+
+        return counted
+
+    def counted_simulate(self: Any, *args: Any) -> float:
+        simulated_on[-1] += 1
+        return simulate(self, *args)
+
+    monkeypatch.setattr(sampler, "prepare", counted_prepare)
+    monkeypatch.setattr(type(policy), "simulate", counted_simulate)
+    for moment in asked:
+        policy.choose(moment.view, random.Random(5), moment.history)
+    assert len(simulated_on) >= 10
+    assert 0 not in simulated_on
+
+
+def test_the_spread_is_the_population_deviation() -> None:
+    """``best``'s deviation in floats is ``statistics.pstdev``'s (in fractions)."""
+    rng = random.Random(4)
+    for size in (1, 3, 17, 60):
+        gains = [rng.choice((0.0, 0.25, 1 / 3, 0.5, 1.0)) - rng.random() for _ in range(size)]
+        mean = statistics.fmean(gains)
+        assert spread(gains, mean) == pytest.approx(statistics.pstdev(gains), abs=1e-12)
 
 
 @pytest.mark.parametrize(
