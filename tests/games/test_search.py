@@ -231,6 +231,35 @@ STEP = 0.001
 """Seconds of the fake clock one step of the rules takes (nothing else takes any)."""
 
 
+def asked_moments(name: str, count: int) -> list[Moment]:
+    """Moments of seeded games (3 players, The Bloody Inn 2) with a choice to make."""
+    players = 2 if name == "bloody_inn" else 3
+    return [
+        m
+        for m in moments(name, players, games=2, share=0.3)
+        if m.view.prompt is not None and len(m.view.prompt.choices) > 1
+    ][:count]
+
+
+def hard_on_step_clock(
+    name: str, budget_steps: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[SearchPolicy[Any, Any], list[float]]:
+    """The game's HARD with a budget of ``budget_steps`` rules steps, on a clock
+    (returned, to read) that only the rules' steps move."""
+    clock = [0.0]
+    game_class = type(GAMES[name])
+    original = game_class.apply_in_place
+
+    def timed(self: Any, state: Any, seat: Seat, choice: Any) -> list[Event]:
+        clock[0] += STEP
+        return original(self, state, seat, choice)
+
+    monkeypatch.setattr(game_class, "apply_in_place", timed)
+    policy = hard(name, SearchSettings(budget_seconds=budget_steps * STEP, simulations=10_000))
+    monkeypatch.setattr(policy, "clock", lambda: clock[0])
+    return policy, clock
+
+
 @pytest.mark.parametrize("stops", [True, False])
 @pytest.mark.parametrize("name", list(PLAYER_COUNTS))
 def test_a_simulation_stops_at_the_deadline_where_the_game_asks(
@@ -241,32 +270,16 @@ def test_a_simulation_stops_at_the_deadline_where_the_game_asks(
     deadline (``stops_at_deadline``, each game's own simulations included), every
     decision ends within one step of its budget; where it does not, a simulation
     ends where it ends, past it."""
-    players = 2 if name == "bloody_inn" else 3
-    asked = [
-        m
-        for m in moments(name, players, games=2, share=0.3)
-        if m.view.prompt is not None and len(m.view.prompt.choices) > 1
-    ][:8]
+    asked = asked_moments(name, 8)
     assert len(asked) >= 5
-    game = GAMES[name]
-    original = type(game).apply_in_place
-    clock = [0.0]
-
-    def timed(self: Any, state: Any, seat: Seat, choice: Any) -> list[Event]:
-        clock[0] += STEP
-        return original(self, state, seat, choice)
-
-    monkeypatch.setattr(type(game), "apply_in_place", timed)
-    budget = 3 * STEP
-    policy = hard(name, SearchSettings(budget_seconds=budget, simulations=10_000))
-    monkeypatch.setattr(policy, "clock", lambda: clock[0])
+    policy, clock = hard_on_step_clock(name, 3, monkeypatch)
     monkeypatch.setattr(policy, "stops_at_deadline", lambda view: stops)
     overruns = []
     for moment in asked:
         started = clock[0]
         choice = policy.choose(moment.view, random.Random(5), moment.history)
         assert choice in moment.view.prompt.choices
-        overruns.append(clock[0] - started - budget)
+        overruns.append(clock[0] - started - 3 * STEP)
     if stops:
         assert max(overruns) <= STEP + 1e-9
     else:
@@ -278,23 +291,8 @@ def test_no_state_is_drawn_only_to_stop(name: str, monkeypatch: pytest.MonkeyPat
     """A round's time is checked before its state is drawn: when the budget ends
     between rounds, the search stops without drawing one more (on a clock that only
     the rules' steps move, a budget of 400 steps: several rounds a decision)."""
-    players = 2 if name == "bloody_inn" else 3
-    asked = [
-        m
-        for m in moments(name, players, games=2, share=0.3)
-        if m.view.prompt is not None and len(m.view.prompt.choices) > 1
-    ][:10]
-    game = GAMES[name]
-    original = type(game).apply_in_place
-    clock = [0.0]
-
-    def timed(self: Any, state: Any, seat: Seat, choice: Any) -> list[Event]:
-        clock[0] += STEP
-        return original(self, state, seat, choice)
-
-    monkeypatch.setattr(type(game), "apply_in_place", timed)
-    policy = hard(name, SearchSettings(budget_seconds=400 * STEP, simulations=10_000))
-    monkeypatch.setattr(policy, "clock", lambda: clock[0])
+    asked = asked_moments(name, 10)
+    policy, _ = hard_on_step_clock(name, 400, monkeypatch)
     simulated_on: list[int] = []
     """Per state drawn, the simulations played on it."""
     sampler = type(policy.sampler)
