@@ -56,6 +56,7 @@ from .models import (
     Stage,
     Swap,
     SwapCause,
+    flat_place,
 )
 from .sampler import PARTICLES, track
 
@@ -145,8 +146,7 @@ def flat_memories(view: MascaradeView) -> list[Memory | None]:
 
 
 def place_of(view: MascaradeView, ref: CardRef) -> int:
-    seat = len(view.players) if ref.seat is None else ref.seat
-    return seat * view.hand_size + ref.slot
+    return flat_place(len(view.players), view.hand_size, ref.seat, ref.slot)
 
 
 def owner_of(view: MascaradeView, place: int) -> Seat | None:

@@ -102,6 +102,7 @@ from .models import (
     SwapView,
     TurnStarted,
     WinReason,
+    flat_place,
 )
 
 MascaradePrompt = Prompt[MascaradeChoice]
@@ -161,9 +162,7 @@ class Mascarade(Game[MascaradeState, MascaradeOptions, MascaradeChoice, Mascarad
     @staticmethod
     def place(state: MascaradeState, seat: Seat | None, slot: int) -> int:
         """The flat index of a seat's card (seat None: a centre card)."""
-        if seat is None:
-            return state.seats * state.hand_size + slot
-        return seat * state.hand_size + slot
+        return flat_place(state.seats, state.hand_size, seat, slot)
 
     @staticmethod
     def ref(state: MascaradeState, place: int) -> CardRef:

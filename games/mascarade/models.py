@@ -224,6 +224,12 @@ class CardRef(FrozenModel):
     slot: int
 
 
+def flat_place(seats: int, hand_size: int, seat: Seat | None, slot: int) -> int:
+    """The flat index of a seat's card by slot (seat None: a centre card) at a table
+    of ``seats`` seats of ``hand_size`` cards (the module's layout)."""
+    return (seats if seat is None else seat) * hand_size + slot
+
+
 class PendingSwap(Model):
     actor: Seat
     first: int

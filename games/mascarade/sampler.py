@@ -56,6 +56,7 @@ from .models import (
     SwapDone,
     SwapPrepared,
     TurnStarted,
+    flat_place,
 )
 from .odds import coefficients_for, win_chances
 
@@ -81,8 +82,7 @@ def moment_of(view: MascaradeView) -> int:
 
 
 def place_of(view: MascaradeView, ref: CardRef) -> int:
-    seat = len(view.players) if ref.seat is None else ref.seat
-    return seat * view.hand_size + ref.slot
+    return event_place(view, ref.seat, ref.slot)
 
 
 @dataclass
@@ -132,7 +132,7 @@ def read_history(view: MascaradeView, history: Sequence[Event]) -> Sight:
 
 
 def event_place(view: MascaradeView, seat: Seat | None, slot: int) -> int:
-    return place_of(view, CardRef(seat=seat, slot=slot))
+    return flat_place(len(view.players), view.hand_size, seat, slot)
 
 
 def opening_deal(view: MascaradeView, history: Sequence[Event]) -> list[Character | None]:
@@ -149,10 +149,7 @@ def opening_deal_of(
 ) -> list[Character | None]:
     """``opening_deal`` from a seat's memories (flat, as ``flat``)."""
     seen = [None if m is None else m.character for m in memories]
-
-    def place(owner: Seat | None, slot: int) -> int:
-        return (table.seats if owner is None else owner) * table.hand_size + slot
-
+    place = table.place
     moves: list[tuple[int, int] | int] = []
     pair: tuple[int, int] | None = None
     for event in history:
@@ -277,7 +274,7 @@ class Follower:
         return follower
 
     def place(self, seat: Seat | None, slot: int) -> int:
-        return (self.seats if seat is None else seat) * self.hand_size + slot
+        return flat_place(self.seats, self.hand_size, seat, slot)
 
     def copy(self) -> Follower:
         """An independent follower in the same state (its random stream too)."""
@@ -368,6 +365,9 @@ class Table:
     seats: int
     hand_size: int
     characters: tuple[Character, ...]
+
+    def place(self, seat: Seat | None, slot: int) -> int:
+        return flat_place(self.seats, self.hand_size, seat, slot)
 
 
 @dataclass
