@@ -56,7 +56,7 @@ from .models import (
     Stage,
     Swap,
     SwapCause,
-    flat_place,
+    place_of,
 )
 from .sampler import PARTICLES, track
 
@@ -143,10 +143,6 @@ NORMAL_KNOBS = Knobs()
 def flat_memories(view: MascaradeView) -> list[Memory | None]:
     """The viewer's memory of each place: seats' slots, then the centre (engine order)."""
     return [m for player in view.players for m in player.cards] + list(view.centre)
-
-
-def place_of(view: MascaradeView, ref: CardRef) -> int:
-    return flat_place(len(view.players), view.hand_size, ref.seat, ref.slot)
 
 
 def owner_of(view: MascaradeView, place: int) -> Seat | None:

@@ -230,6 +230,11 @@ def flat_place(seats: int, hand_size: int, seat: Seat | None, slot: int) -> int:
     return (seats if seat is None else seat) * hand_size + slot
 
 
+def place_of(view: MascaradeView, ref: CardRef) -> int:
+    """The flat index of a place the view names."""
+    return flat_place(len(view.players), view.hand_size, ref.seat, ref.slot)
+
+
 class PendingSwap(Model):
     actor: Seat
     first: int

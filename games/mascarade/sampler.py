@@ -57,6 +57,7 @@ from .models import (
     SwapPrepared,
     TurnStarted,
     flat_place,
+    place_of,
 )
 from .odds import coefficients_for, win_chances
 
@@ -79,10 +80,6 @@ def moment_of(view: MascaradeView) -> int:
     if view.prompt is None:
         return 0
     return int(view.prompt.window.rsplit(".", 1)[-1])
-
-
-def place_of(view: MascaradeView, ref: CardRef) -> int:
-    return event_place(view, ref.seat, ref.slot)
 
 
 @dataclass
