@@ -251,10 +251,11 @@ def play_planned(
     return play_cell(cell, hero, Timed(others), args.games, ledger, part)
 
 
-def play_part(args: argparse.Namespace, part: Part) -> None:
-    """One process of ``--jobs``: its part of every cell's games, to the ledger."""
+def play_part(args: argparse.Namespace, part: Part, plans: Sequence[Planned]) -> None:
+    """One process of ``--jobs``: its part of every planned cell's games, to the
+    ledger."""
     ledger = Ledger(args.ledger)
-    for plan in planned_cells(args):
+    for plan in plans:
         play_planned(plan, args, ledger, part)
 
 
@@ -263,15 +264,18 @@ def shared_cells(args: argparse.Namespace) -> None:
     line, from the ledger they filled."""
     if args.ledger is None or args.clock != "cpu":
         raise SystemExit("--jobs needs --ledger (the processes' games meet there) and --clock cpu")
+    # Planned once: a game's code edited during the run must not turn the closing
+    # lines to the new code's empty cells (the games were played under the old).
+    plans = planned_cells(args)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         parts = [Part(number, args.jobs) for number in range(args.jobs)]
-        for _ in pool.map(play_part, [args] * args.jobs, parts):
+        for _ in pool.map(play_part, [args] * args.jobs, parts, [plans] * args.jobs):
             pass
     seconds = time.perf_counter() - started
     ledger = Ledger(args.ledger)
     print(f"\n{args.jobs} processes, {args.games} games per cell ({seconds:.0f} s in all)")
-    for plan in planned_cells(args):
+    for plan in plans:
         print(f"{plan.cell.game:<12}" + cell_line(ledger.tally(plan.cell)), flush=True)
 
 

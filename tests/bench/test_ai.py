@@ -3,16 +3,19 @@ its cells shared among processes."""
 
 from __future__ import annotations
 
+import argparse
 import random
 import subprocess
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bench.ai
 from bench.ai import (
     Forgetful,
     Part,
@@ -127,6 +130,37 @@ def test_jobs_share_the_missing_games_and_report_the_whole_cell(tmp_path: Path) 
     alone = Ledger(tmp_path / "alone.jsonl")
     play_cell(cell, Timed(normal), Timed(easy), 5, alone)
     assert shares(filled, cell) == shares(alone, cell)
+
+
+def test_a_shared_run_reports_the_cells_it_played_when_the_code_changes_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The closing lines name the cells as planned when the run began: a game's code
+    edited while the processes play must not turn them to the new code's empty cell."""
+    fingerprints = iter(["before", "edited", "edited", "edited"])
+    monkeypatch.setattr(bench.ai, "fingerprint", lambda name: next(fingerprints))
+    monkeypatch.setattr(bench.ai, "ProcessPoolExecutor", ThreadPoolExecutor)
+    ledger = tmp_path / "hard.jsonl"
+    args = argparse.Namespace(
+        game=["complots"],
+        players=[2],
+        against=["easy"],
+        hero="normal",
+        budget=0.2,
+        clock="cpu",
+        simulations=None,
+        seed=1,
+        games=3,
+        jobs=2,
+        ledger=ledger,
+    )
+    bench.ai.shared_cells(args)
+    closing = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "of 3 games" in closing, closing
+    played = Ledger(ledger)
+    cell = a_cell().model_copy(update={"code": "before"})
+    assert sorted(shares(played, cell)) == [0, 1, 2]
+    assert not shares(played, cell.model_copy(update={"code": "edited"}))
 
 
 @dataclass
