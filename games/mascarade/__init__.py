@@ -25,7 +25,15 @@ from .ai import (
 from .cards import Character
 from .engine import GAME, Mascarade
 from .models import MascaradeChoice, MascaradeOptions, MascaradeState, MascaradeView
-from .sampler import SAMPLER, SWAP_ODDS, Follower, MascaradeSampler, Table, track
+from .sampler import (
+    SAMPLER,
+    SWAP_ODDS,
+    Follower,
+    MascaradeSampler,
+    Table,
+    learned_value,
+    track,
+)
 
 SHORTLIST = 4
 """Turn choices searched besides NORMAL's own: its next best by its reckoning (a big
@@ -62,6 +70,19 @@ of CPU (18 with the old cut after 40 choices), and HARD won 29.0 % (23.2-35.6) o
 200 games there against 16.5 % (12.0-22.3) with the old cut (seeds 1-200, paired:
 48 games won by the new alone, 23 by the old alone; goal 32 %). The other cuts,
 settings and models tried at 6 players, none kept: bench/results/mascarade-hard.md."""
+
+AFTER_TURN_LEARNED = 0
+"""``AFTER_TURN`` where the learned value scores the game (games.mascarade.value,
+trained for 6 players): a simulation stops once the turn being decided and its power
+are played, some 116 simulations a searched decision at 0.2 s of CPU instead of 56.
+Screened at 6 players on seeds 205-404 (the ledger's games 204-403, so paired with
+its cell of the HARD before, which had won 16-20 % of them; those settings had been
+chosen on seeds 1-200): the net with this cut won 27.9 % of 111 games (25 won by it
+alone, 12 by the HARD before alone), the net with the cut 6 choices later 24.7 % of
+77 (15/11), this cut with the fitted odds 6.8 % of 44 (3/9). The net is what lets
+the simulations stop this early; at a fixed 40 simulations and the old cut it changed
+nothing (29.0 % of seeds 1-200 either way, 36/36). The 1,000-game cell:
+bench/results/mascarade-hard.md."""
 
 BIG_TABLE_KNOBS = Knobs(
     future=0.8, contest_knowing=0.8, contest_noise=0.12, rival_weight=0.7, variety=0.0
@@ -302,7 +323,8 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
             return self.settings.horizon
         announcement = state.announcement
         asks = len(announcement.to_ask) if announcement is not None else 0
-        return asks + POWER_CHOICES + AFTER_TURN
+        after = AFTER_TURN if learned_value(state) is None else AFTER_TURN_LEARNED
+        return asks + POWER_CHOICES + after
 
 
 HARD = MascaradeSearch(
@@ -316,8 +338,8 @@ HARD = MascaradeSearch(
 history gives), playing on with NORMAL from the views alone (games.search), or at 2
 to 4 players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``); a
 simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
-``MascaradeSearch.horizon``) is scored by the fitted odds (games.mascarade.odds) from
-4 players on."""
+``MascaradeSearch.horizon``) is scored by the learned value (games.mascarade.value) at
+6 players, by the fitted odds (games.mascarade.odds) at the other sizes from 4 on."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

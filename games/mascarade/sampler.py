@@ -60,6 +60,8 @@ from .models import (
     place_of,
 )
 from .odds import coefficients_for, win_chances
+from .value import Net
+from .value_weights import NETS
 
 STAY = 3.0
 """A stale memory's character is this many times likelier to still be there."""
@@ -647,8 +649,12 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
         )
 
     def estimate(self, state: MascaradeState, seat: Seat) -> float:
-        """The fitted odds (games.mascarade.odds) from 4 players on, else the coins'
-        softmax."""
+        """The learned value (games.mascarade.value) where a net was trained for the
+        table, else the fitted odds (games.mascarade.odds) from 4 players on, else
+        the coins' softmax."""
+        net = learned_value(state)
+        if net is not None:
+            return net.win_chances(state)[seat]
         coefficients = coefficients_for(state.seats)
         if coefficients is not None:
             return win_chances(state, coefficients)[seat]
@@ -657,6 +663,12 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
             for coins, playing in zip(state.coins, state.in_play, strict=True)
         ]
         return softmax_share(values, seat, COIN_SCALE)
+
+
+def learned_value(state: MascaradeState) -> Net | None:
+    """The learned value's net for this table (its size and cards), if one was trained."""
+    net = NETS.get(state.seats)
+    return net if net is not None and net.fits(state) else None
 
 
 def revealed_this_turn(view: MascaradeView) -> list[Seat]:

@@ -12,6 +12,7 @@ from games.ai import Level, decision_rng
 from games.base import Event, Seat, copy_state
 from games.mascarade import (
     AFTER_TURN,
+    AFTER_TURN_LEARNED,
     FREE_SWAP_ODDS,
     GAME,
     HARD,
@@ -19,6 +20,7 @@ from games.mascarade import (
     SEARCHED_PLAYERS,
     SHORTLIST,
     Character,
+    MascaradeOptions,
     MascaradeSearch,
     MascaradeState,
     MascaradeView,
@@ -239,11 +241,13 @@ def test_from_four_players_a_simulation_stops_soon_after_the_announcing_turn(
 ) -> None:
     """An announcement's contests and power are played out before the estimate scores
     the game (a cut among the contests would score it before the power), and the
-    simulation stops AFTER_TURN choices into the next turns."""
+    simulation stops AFTER_TURN choices into the next turns (none at 6 players, where
+    the learned value scores it: AFTER_TURN_LEARNED)."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     recorder = CutRecorder()
     searcher.sampler = recorder
-    longest = 1 + (players - 1) + POWER_CHOICES + AFTER_TURN
+    after = AFTER_TURN_LEARNED if players == 6 else AFTER_TURN
+    longest = 1 + (players - 1) + POWER_CHOICES + after
     started: list[MascaradeState] = []
     for moment in moments(players, games=3, every=1):
         prompt = moment.view.prompt
@@ -270,6 +274,16 @@ def test_below_four_players_a_simulation_plays_the_settings_horizon() -> None:
         assert HARD.horizon(state) == HARD.settings.horizon == 40
     four = GAME.setup(4, GAME.options_model(), 1)
     assert HARD.horizon(four) == POWER_CHOICES + AFTER_TURN
+
+
+def test_where_the_learned_value_scores_a_simulation_stops_at_the_turns_end() -> None:
+    six = GAME.setup(6, GAME.options_model(), 1)
+    assert HARD.horizon(six) == POWER_CHOICES + AFTER_TURN_LEARNED < POWER_CHOICES + AFTER_TURN
+    cards = ("judge", "bishop", "king", "queen", "witch", "fool")
+    custom = MascaradeOptions(characters=tuple(Character(card) for card in cards))
+    assert HARD.horizon(GAME.setup(6, custom, 1)) == POWER_CHOICES + AFTER_TURN, (
+        "a set no net was trained on keeps the fitted odds and their cut"
+    )
 
 
 def test_chosen_swaps_may_be_followed_with_their_own_odds() -> None:

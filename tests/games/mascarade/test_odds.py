@@ -64,5 +64,5 @@ def test_the_nearest_fitted_player_count_is_used_and_small_hands_keep_the_coins(
     three = rigged([[JUDGE, KING], [QUEEN, WITCH], [BISHOP, FOOL]], coins=[8, 6, 6])
     shares = [SAMPLER.estimate(three, seat) for seat in range(3)]
     assert shares[0] > shares[1] == pytest.approx(shares[2]), "the coins' softmax"
-    six = rigged(SIX, coins=[6, 6, 11, 6, 6, 6])
-    assert SAMPLER.estimate(six, 2) == win_chances(six, COEFFICIENTS[6])[2]
+    five = rigged([JUDGE, BISHOP, KING, QUEEN, WITCH], centre=[CHEAT], coins=[6, 6, 11, 6, 6])
+    assert SAMPLER.estimate(five, 2) == win_chances(five, COEFFICIENTS[4])[2]
