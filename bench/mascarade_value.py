@@ -34,6 +34,7 @@ from games.ai import Level
 from games.base import GameState
 from games.mascarade import GAME
 from games.mascarade.ai import POLICIES
+from games.mascarade.cards import character_set
 from games.mascarade.models import MascaradeState
 from games.mascarade.odds import coefficients_for, win_chances
 from games.mascarade.value import Layout, Net, features, layout_for
@@ -61,10 +62,15 @@ class Game:
     won: list[float]
 
 
+def official_layout(players: int) -> Layout:
+    """The inputs' layout of the official set at this size (the self-play games')."""
+    return layout_for(character_set(players, None), players)
+
+
 def play(players: int, seed: int) -> Game:
     """One self-play game, its choice points kept with probability KEEP."""
     keep = random.Random(seed * 7 + 1)
-    layout = layout_for(GAME.setup(players, GAME.options_model(), seed).characters, players)
+    layout = official_layout(players)
     coefficients = coefficients_for(players)
     assert coefficients is not None
     game = Game(seed, [], [], [], [])
@@ -202,7 +208,7 @@ def fit(players: int, games: int, jobs: int, hidden: int, epochs: int) -> tuple[
     cut = int(len(played) * (1 - HELD_OUT))
     learn, test = arrays(played[:cut]), arrays(played[cut:])
     weights = train(learn, hidden, epochs)
-    layout = layout_for(GAME.setup(players, GAME.options_model(), FIRST_SEED).characters, players)
+    layout = official_layout(players)
     net = as_net(weights, layout)
     coin = float(np.log(players))
     figures = (
