@@ -13,8 +13,9 @@ against the fitted logit (games.mascarade.odds) and a coin. ``--write`` rewrites
 games/mascarade/value_weights.py with the nets of the counts trained in this run
 (the others are kept).
 
-Trained 2026-11-30 (6,000 games at 6 players, held-out log-loss): see
-games/mascarade/value_weights.py, which records each net's figures.
+Trained 2026-11-30 (6,000 games at 6 players; 3,000 at 10, ``--players 10 --games
+3000``, some 17 minutes on 2 cores): games/mascarade/value_weights.py records each
+net's held-out figures.
 """
 
 from __future__ import annotations

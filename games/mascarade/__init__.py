@@ -24,7 +24,7 @@ from .ai import (
 )
 from .cards import Character
 from .engine import GAME, Mascarade
-from .models import MascaradeChoice, MascaradeOptions, MascaradeState, MascaradeView
+from .models import MascaradeChoice, MascaradeOptions, MascaradeState, MascaradeView, Swap
 from .sampler import (
     SAMPLER,
     SWAP_ODDS,
@@ -32,6 +32,7 @@ from .sampler import (
     MascaradeSampler,
     Table,
     learned_value,
+    net_for,
     track,
 )
 
@@ -40,12 +41,17 @@ SHORTLIST = 4
 table offers some twenty, too many for the simulations a budget allows)."""
 
 SEARCHED_PLAYERS = 6
-"""The largest table where HARD searches; beyond it HARD plays its guide (NORMAL
-following 200 deals, with ``BIG_TABLE_KNOBS`` and ``FREE_SWAP_ODDS``). Its
-simulations play the others by a NORMAL that reads its view alone, which misjudges
-the remembering NORMALs most at big tables: at 10 players the search cut soon after
-the turn won 7.5 % (4.6-12.0) of 200 games where its guide won 12.0 % of the same
-(0.2 s of CPU; bench/results/mascarade-hard.md has every variant measured)."""
+"""The largest table where HARD searches with the fitted odds as its estimate.
+Beyond, it searches only where a learned value was trained for the table (10
+players, the official set: ``MascaradeSearch.searches``), else plays its guide
+(NORMAL following 200 deals); beyond it either way, with ``BIG_TABLE_KNOBS``,
+``FREE_SWAP_ODDS`` and ``THREAT_COINS``. Its simulations play the others by a NORMAL
+that reads its view alone, which misjudges the remembering NORMALs most at big
+tables: at 10 players the search scored by the fitted odds and cut soon after the
+turn won 7.5 % (4.6-12.0) of 200 games where its guide won 12.0 % of the same (0.2 s
+of CPU). Scored by the learned value and cut at the turn's end, it won 17.0 % of
+seeds 201-400 where the guide won 15.5 % (28/25), and with ``THREAT_COINS`` 20.5 %
+(35/25); bench/results/mascarade-hard.md has every variant measured."""
 
 CUT_AFTER_TURN_FROM = 4
 """The smallest table whose simulations stop soon after the turn (``horizon``);
@@ -73,7 +79,7 @@ settings and models tried at 6 players, none kept: bench/results/mascarade-hard.
 
 AFTER_TURN_LEARNED = 0
 """``AFTER_TURN`` where the learned value scores the game (games.mascarade.value,
-trained for 6 players): a simulation stops once the turn being decided and its power
+trained for 6 and 10 players): a simulation stops once the turn being decided and its power
 are played, some 116 simulations a searched decision at 0.2 s of CPU instead of 56.
 Screened at 6 players on seeds 205-404 (the ledger's games 204-403, so paired with
 its cell of the HARD before, which had won 16-20 % of them; those settings had been
@@ -114,6 +120,14 @@ by the old alone): 2 players 92.0 % of 88 games against 80.7 % (15/5), 3 players
 players and 40 simulations a decision, 61.5 % of 200 against 36.5 % (71/21). Not at
 6 players: 30.4 % of 161 against 30.4 % (33/33), its simulations costlier. The
 1,000-game cells: bench/results/mascarade-hard.md."""
+
+THREAT_COINS = 10
+"""Beyond SEARCHED_PLAYERS, HARD's search also weighs every swap with a player this
+rich (``MascaradeSearch.threat_swaps``): the King and the Cheat win from here, and
+the swap is how to take such a card before its holder's turn. HARD's guide at 10
+players lost 47 of 200 games to a true Cheat and 28 to a true King
+(bench/mascarade_ends.py). At 10 players, 0.2 s of CPU: 20.5 % of seeds 201-400
+where the search without them won 17.0 % (15/8) and the guide 15.5 % (35/25)."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (from 4 players one simulation may
@@ -290,16 +304,23 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         return Recalling(minds, actor)
 
     def searches(self, view: MascaradeView) -> bool:
-        """Whether HARD searches at this table (else it plays its guide)."""
-        return len(view.players) <= self.searched_players
+        """Whether HARD searches at this table (else it plays its guide): up to
+        ``searched_players``, and beyond where a learned value was trained for the
+        table (its simulations then stop at the turn's end: ``horizon``)."""
+        players = len(view.players)
+        return players <= self.searched_players or net_for(players, view.characters) is not None
+
+    def big_table(self, view: MascaradeView) -> bool:
+        """Beyond ``searched_players``: the guide's own knobs and swap odds."""
+        return len(view.players) > self.searched_players
 
     def free_swap_odds(self, view: MascaradeView) -> float:
-        """SWAP_ODDS where HARD searches; FREE_SWAP_ODDS where it plays its guide."""
-        return SWAP_ODDS if self.searches(view) else FREE_SWAP_ODDS
+        """FREE_SWAP_ODDS beyond ``searched_players``, else SWAP_ODDS."""
+        return FREE_SWAP_ODDS if self.big_table(view) else SWAP_ODDS
 
     def guide_knobs(self, view: MascaradeView) -> Knobs:
-        """NORMAL's weights where HARD searches; its own where it plays its guide."""
-        return NORMAL_KNOBS if self.searches(view) else self.big_table_knobs
+        """HARD's own weights beyond ``searched_players``, else NORMAL's."""
+        return self.big_table_knobs if self.big_table(view) else NORMAL_KNOBS
 
     def candidates(
         self,
@@ -313,7 +334,20 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
             return [usual]
         assert isinstance(self.guide, RememberingPolicy)
         kept = self.guide.shortlist(view, prompt, self.shortlist)
+        if self.big_table(view):
+            kept += self.threat_swaps(view, others)
         return [usual, *(c for c in others if c in kept)]
+
+    def threat_swaps(self, view: MascaradeView, choices: Sequence[Any]) -> list[Swap]:
+        """The swaps with a player who has THREAT_COINS or more: the way to take a
+        winning card from its holder before its turn (NORMAL's reckoning seldom
+        ranks them among its best)."""
+        threats = {
+            p.seat
+            for p in view.players
+            if p.in_play and p.coins >= THREAT_COINS and p.seat != view.viewer
+        }
+        return [c for c in choices if isinstance(c, Swap) and c.target in threats]
 
     def horizon(self, state: MascaradeState) -> int:
         """From CUT_AFTER_TURN_FROM players on, the rest of the turn being decided and
@@ -339,7 +373,8 @@ history gives), playing on with NORMAL from the views alone (games.search), or a
 to 4 players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``); a
 simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
 ``MascaradeSearch.horizon``) is scored by the learned value (games.mascarade.value) at
-6 players, by the fitted odds (games.mascarade.odds) at the other sizes from 4 on."""
+6 and 10 players, by the fitted odds (games.mascarade.odds) at the other sizes from 4
+on. Beyond 6 players it searches only where a learned value fits (``searches``)."""
 
 ENTRY = GameEntry(GAME, {**POLICIES, Level.HARD: HARD})
 """This game's registration (games.registry)."""

@@ -99,7 +99,12 @@ def win_chances(state: MascaradeState, coefficients: Sequence[float]) -> list[fl
         else REMOVED
         for seat in range(state.seats)
     ]
-    top = max(logits)
-    weights = [math.exp(v - top) for v in logits]
+    return softmax(logits)
+
+
+def softmax(scores: Sequence[float]) -> list[float]:
+    """Chances in proportion to each score's exponential (``REMOVED``: none)."""
+    top = max(scores)
+    weights = [math.exp(score - top) for score in scores]
     total = sum(weights)
-    return [w / total for w in weights]
+    return [weight / total for weight in weights]

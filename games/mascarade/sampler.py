@@ -667,8 +667,14 @@ class MascaradeSampler(Sampler[MascaradeView, MascaradeState]):
 
 def learned_value(state: MascaradeState) -> Net | None:
     """The learned value's net for this table (its size and cards), if one was trained."""
-    net = NETS.get(state.seats)
-    return net if net is not None and net.fits(state) else None
+    return net_for(state.seats, state.characters)
+
+
+def net_for(players: int, characters: Sequence[Character]) -> Net | None:
+    """The learned value's net for a table of this size and these cards, if one was
+    trained (``NETS``)."""
+    net = NETS.get(players)
+    return net if net is not None and net.fits(players, characters) else None
 
 
 def revealed_this_turn(view: MascaradeView) -> list[Seat]:

@@ -423,8 +423,10 @@ def test_a_guide_with_other_knobs_decides_by_them() -> None:
     assert decide(cautious, table) == Pass()
 
 
-def test_hard_plays_its_own_knobs_only_where_it_does_not_search() -> None:
+def test_hard_plays_its_own_knobs_beyond_the_searched_size() -> None:
     big = GAME.view(GAME.setup(SEARCHED_PLAYERS + 1, GAME.options_model(), 1), 0)
     small = GAME.view(GAME.setup(SEARCHED_PLAYERS, GAME.options_model(), 1), 0)
     assert HARD.guide_knobs(big) == BIG_TABLE_KNOBS != NORMAL_KNOBS
+    ten = GAME.view(GAME.setup(10, GAME.options_model(), 1), 0)
+    assert HARD.guide_knobs(ten) == BIG_TABLE_KNOBS, "also where it searches beyond 6"
     assert HARD.guide_knobs(small) == NORMAL_KNOBS

@@ -19,6 +19,7 @@ from games.mascarade import (
     POWER_CHOICES,
     SEARCHED_PLAYERS,
     SHORTLIST,
+    THREAT_COINS,
     Character,
     MascaradeOptions,
     MascaradeSearch,
@@ -32,16 +33,19 @@ from games.mascarade.ai import (
     beliefs_of,
     flat_memories,
 )
+from games.mascarade.cards import OFFICIAL_SETS
 from games.mascarade.models import (
     Announce,
     Announced,
     Stage,
+    Swap,
     SwapDone,
     SwapPrepared,
     TurnStarted,
 )
 from games.mascarade.sampler import SWAP_ODDS, MascaradeSampler, opening_deal, track
 from games.search import SearchSettings
+from tests.games.mascarade.helpers import rigged
 from tests.games.playouts import hero_share
 
 NORMAL = POLICIES[Level.NORMAL]
@@ -58,12 +62,14 @@ class Moment:
     deal: list[Character] = field(repr=False)
 
 
-def moments(players: int, games: int, every: int = 5) -> list[Moment]:
+def moments(
+    players: int, games: int, every: int = 5, options: MascaradeOptions | None = None
+) -> list[Moment]:
     """Every ``every``-th decision of seeded games of the view-only NORMAL, with the
-    opening deal."""
+    opening deal (the official set unless ``options`` says otherwise)."""
     found: list[Moment] = []
     for seed in range(games):
-        state = GAME.setup(players, GAME.options_model(), seed)
+        state = GAME.setup(players, options or GAME.options_model(), seed)
         deal = list(state.cards)
         histories: list[list[Event]] = [[] for _ in range(players)]
         order = random.Random(seed)
@@ -185,7 +191,7 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
     next best few only; at other moments (a contest, a swap's decision) every choice."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     assert isinstance(searcher, MascaradeSearch)
-    searcher.searched_players = 10
+    searcher.searched_players = 10  # its shortlist alone: no THREAT_COINS swaps
     turns = 0
     for moment in moments(10, games=1, every=2):
         prompt = moment.view.prompt
@@ -205,22 +211,48 @@ def test_hard_searches_its_guides_shortlist_of_turn_choices() -> None:
     assert turns > 3
 
 
-def test_beyond_the_searched_table_size_hard_plays_its_guide() -> None:
-    """At a table larger than SEARCHED_PLAYERS (6), HARD keeps its guide's choice,
-    without simulating (at 10 players the search won no more than its guide)."""
+def test_beyond_six_players_hard_searches_only_where_a_learned_value_fits() -> None:
+    """Up to SEARCHED_PLAYERS (6) HARD searches; beyond, only at a table a learned
+    value was trained for (10 players, the official set). Elsewhere it keeps its
+    guide's choice, without simulating: scored by the fitted odds, the search won no
+    more than its guide at 10 players."""
     searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
     assert isinstance(searcher, MascaradeSearch)
-    weighed = {6: 0, 10: 0}
-    for players in weighed:
-        for moment in moments(players, games=1, every=3):
+    thief = Character.THIEF
+    custom = MascaradeOptions(
+        characters=tuple(thief if c is Character.SPY else c for c in OFFICIAL_SETS[10])
+    )
+    tables = {"6": (6, None), "7": (7, None), "10": (10, None), "10 custom": (10, custom)}
+    weighed = dict.fromkeys(tables, 0)
+    for name, (players, options) in tables.items():
+        for moment in moments(players, games=1, every=3, options=options):
             prompt = moment.view.prompt
             if prompt is None or len(prompt.choices) < 2:
                 continue
             candidates = searcher.candidates(moment.view, prompt, random.Random(1))
-            weighed[players] = max(weighed[players], len(candidates))
+            weighed[name] = max(weighed[name], len(candidates))
     assert SEARCHED_PLAYERS == 6
-    assert weighed[6] > 1, "the search weighs choices at six players"
-    assert weighed[10] == 1, "and none at ten"
+    assert weighed["6"] > 1, "the search weighs choices at six players"
+    assert weighed["10"] > 1, "and at ten, where a net was trained"
+    assert weighed["7"] == 1, "none at seven"
+    assert weighed["10 custom"] == 1, "nor at ten with cards no net was trained on"
+
+
+def test_at_ten_players_the_search_also_weighs_the_swaps_with_a_rich_player() -> None:
+    """A player with THREAT_COINS (10) may win on its next turn: HARD's search weighs
+    the swap that would take its card, which NORMAL's reckoning does not rank among
+    its best; a player with 9 coins adds nothing."""
+    ten = [*OFFICIAL_SETS[10]]
+    assert isinstance(HARD.guide, RememberingPolicy)
+    rich = {}
+    for coins in (THREAT_COINS - 1, THREAT_COINS):
+        view = GAME.view(rigged(ten, coins=[6, 6, 6, coins] + [6] * 6, turn=0), 0)
+        assert view.prompt is not None
+        swap = Swap(slot=0, target=3, target_slot=0)
+        assert swap in view.prompt.choices
+        assert swap not in HARD.guide.shortlist(view, view.prompt, SHORTLIST)
+        rich[coins] = swap in HARD.candidates(view, view.prompt, random.Random(1))
+    assert rich == {THREAT_COINS - 1: False, THREAT_COINS: True}
 
 
 class CutRecorder(MascaradeSampler):
@@ -277,8 +309,11 @@ def test_below_four_players_a_simulation_plays_the_settings_horizon() -> None:
 
 
 def test_where_the_learned_value_scores_a_simulation_stops_at_the_turns_end() -> None:
-    six = GAME.setup(6, GAME.options_model(), 1)
-    assert HARD.horizon(six) == POWER_CHOICES + AFTER_TURN_LEARNED < POWER_CHOICES + AFTER_TURN
+    for players in (6, 10):
+        table = GAME.setup(players, GAME.options_model(), 1)
+        assert HARD.horizon(table) == POWER_CHOICES + AFTER_TURN_LEARNED
+    assert AFTER_TURN_LEARNED < AFTER_TURN
+    assert HARD.horizon(GAME.setup(7, GAME.options_model(), 1)) == POWER_CHOICES + AFTER_TURN
     cards = ("judge", "bishop", "king", "queen", "witch", "fool")
     custom = MascaradeOptions(characters=tuple(Character(card) for card in cards))
     assert HARD.horizon(GAME.setup(6, custom, 1)) == POWER_CHOICES + AFTER_TURN, (
@@ -315,8 +350,11 @@ def chosen_swap_by_other(moment: Moment) -> bool:
 
 
 def test_hard_follows_chosen_swaps_with_their_own_odds_only_beyond_the_searched_size() -> None:
+    """Beyond SEARCHED_PLAYERS, whether HARD searches there (10 players) or not."""
     big = GAME.view(GAME.setup(SEARCHED_PLAYERS + 1, GAME.options_model(), 1), 0)
+    ten = GAME.view(GAME.setup(10, GAME.options_model(), 1), 0)
     small = GAME.view(GAME.setup(SEARCHED_PLAYERS, GAME.options_model(), 1), 0)
     assert isinstance(HARD, MascaradeSearch)
-    assert HARD.free_swap_odds(big) == FREE_SWAP_ODDS != SWAP_ODDS
+    assert HARD.searches(ten) and not HARD.searches(big)
+    assert HARD.free_swap_odds(big) == HARD.free_swap_odds(ten) == FREE_SWAP_ODDS != SWAP_ODDS
     assert HARD.free_swap_odds(small) == SWAP_ODDS

@@ -18,12 +18,15 @@ from tests.games.mascarade.helpers import (
     FOOL,
     JUDGE,
     KING,
+    PEASANT,
     QUEEN,
+    SPY,
     WITCH,
     rigged,
 )
 
 SIX = [JUDGE, BISHOP, KING, QUEEN, WITCH, CHEAT]
+TEN = [JUDGE, BISHOP, KING, QUEEN, FOOL, WITCH, PEASANT, PEASANT, CHEAT, SPY]
 
 
 def named(layout: Layout, inputs: list[float]) -> dict[str, float]:
@@ -94,7 +97,7 @@ def test_hards_estimate_uses_the_net_of_its_table_and_else_the_fitted_logit() ->
     six = rigged(SIX, coins=[6, 6, 11, 6, 6, 6], turn=2)
     six.knowledge[2] = Knowledge(seen=list(SIX), stale=[False] * 6)
     net = NETS[6]
-    assert net.fits(six)
+    assert net.fits(six.seats, six.characters)
     chances = net.win_chances(six)
     assert sum(chances) == pytest.approx(1.0)
     assert [SAMPLER.estimate(six, seat) for seat in range(6)] == chances
@@ -104,5 +107,17 @@ def test_hards_estimate_uses_the_net_of_its_table_and_else_the_fitted_logit() ->
     six.in_play[2] = False
     assert net.win_chances(six)[2] < 1e-9, "a removed player has no chance"
     custom = rigged([JUDGE, BISHOP, KING, QUEEN, WITCH, FOOL], coins=[6, 6, 11, 6, 6, 6])
-    assert not net.fits(custom), "a set it was not trained on"
+    assert not net.fits(custom.seats, custom.characters), "a set it was not trained on"
     assert SAMPLER.estimate(custom, 2) == win_chances(custom, COEFFICIENTS[6])[2]
+
+
+def test_ten_players_have_their_own_net() -> None:
+    """The official 10-player set: the Cheat at 11 coins, to move, sure of its card."""
+    ten = rigged(TEN, coins=[6] * 8 + [11, 6], turn=8)
+    net = NETS[10]
+    assert net.fits(ten.seats, ten.characters) and not NETS[6].fits(ten.seats, ten.characters)
+    unsure = net.win_chances(ten)
+    ten.knowledge[8] = Knowledge(seen=list(TEN), stale=[False] * 10)
+    sure = net.win_chances(ten)
+    assert [SAMPLER.estimate(ten, seat) for seat in range(10)] == sure
+    assert sure[8] > 0.5 and sure[8] > unsure[8] + 0.05, (sure[8], unsure[8])
