@@ -458,14 +458,21 @@ def main() -> None:
     parser.add_argument(
         "--carry-from",
         metavar="CODE",
-        help="with --report: copy the --game's cells of this older code (--hero against"
-        " --against, at --players) to today's code, after showing their decisions did not"
-        " change",
+        help="with --report: count the --game's cells of this older code (--hero against"
+        " --against, at --players) under today's code, after showing their decisions did"
+        " not change",
+    )
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="with --report: turn the games older carries copied into references",
     )
     args = parser.parse_args()
     if args.report:
         if args.carry_from:
             carry(args)
+        if args.compact:
+            print(f"compacted: {Ledger(args.report).compact()} lines fewer")
         if args.prune:
             print(f"dropped {Ledger(args.report).prune(codes())} games of older code")
         report(args.report)

@@ -20,6 +20,12 @@ same on every machine, so files of several runs merge). A game is an array:
 where a game with its cell spelt out took 300; since 2026-11-29 a game whose hero
 searches ends with ``simulations, searched``: the simulations its search ran and its
 decisions that ran any (earlier games have neither: their cells say so).
+
+A change shown to leave a cell's decisions as they were carries the cell to the new
+code (``carry``) by reference, not by copy: the new cell's line names the cell whose
+games it also counts, ``{"id": ..., "cell": {...}, "from": "<old cell id>"}``. Until
+2026-11-30 a carry copied every game (the ledger had grown to 319,774 lines, most of
+them copies; 74,050 once compacted); ``compact`` turns such copies into references.
 """
 
 from __future__ import annotations
@@ -207,12 +213,20 @@ class Tally(BaseModel):
 class Ledger:
     """The file of played games, read whole (it is small: a line per game)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, lines: Iterable[str] | None = None) -> None:
+        """The file's ledger (or, with ``lines``, the ledger those lines would make)."""
         self.path = path
+        self._load(self._lines() if lines is None else lines)
+
+    def _load(self, lines: Iterable[str]) -> None:
         self.tallies: dict[Cell, Tally] = {}
         self.cells: dict[str, Cell] = {}
         """The cells the file names, by id."""
-        for line in self._lines():
+        self.games: dict[Cell, dict[int, Played]] = {}
+        """Each cell's games by index (a carried cell's include its source's)."""
+        self.sources: dict[Cell, Cell] = {}
+        """The cells carried by reference: the cell whose games each also counts."""
+        for line in lines:
             self._read(line)
 
     def _lines(self) -> Iterator[str]:
@@ -221,29 +235,45 @@ class Ledger:
 
     def _read(self, line: str) -> None:
         if not is_game(line):
-            cell = Cell.model_validate(json.loads(line)["cell"])
+            read = json.loads(line)
+            cell = Cell.model_validate(read["cell"])
             self.cells[cell.id] = cell
+            if "from" in read:
+                self._refer(cell, self.cells[read["from"]])
             return
         fields = json.loads(line)
         self._count(played_of(self.cells[fields[0]], fields))
 
-    def _count(self, game: Played) -> None:
+    def _count(self, game: Played) -> int:
+        """Counts a game in its cell; 1 if the cell lacked its index, else 0."""
+        games = self.games.setdefault(game.cell, {})
+        if game.index in games:
+            return 0
+        games[game.index] = game
         self.tallies.setdefault(game.cell, Tally(cell=game.cell)).add(game)
+        return 1
+
+    def _refer(self, cell: Cell, source: Cell) -> int:
+        """Counts the source's games (so far) in the cell; how many it lacked."""
+        self.cells[cell.id] = cell
+        self.sources[cell] = source
+        return sum(
+            self._count(played.model_copy(update={"cell": cell}))
+            for played in list(self.games.get(source, {}).values())
+        )
 
     def tally(self, cell: Cell) -> Tally:
         return self.tallies.get(cell) or Tally(cell=cell)
 
     def record(self, game: Played) -> None:
         """Adds a finished game, to the file at once (after its cell, the first time)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         lines = []
         cell_id = game.cell.id
         if cell_id not in self.cells:
             lines.append(cell_record(game.cell))
             self.cells[cell_id] = game.cell
         lines.append(game_record(game))
-        with self.path.open("a") as file:
-            file.write("".join(line + "\n" for line in lines))
+        self._append(lines)
         self._count(game)
 
     def current(self, codes: dict[str, str]) -> list[Tally]:
@@ -251,45 +281,135 @@ class Ledger:
         return [t for t in self.tallies.values() if codes.get(t.cell.game) == t.cell.code]
 
     def carry(self, old: str, new: str, keep: Callable[[Cell], bool]) -> int:
-        """Copies the games of every cell of code ``old`` that ``keep`` accepts to
-        the same cell of code ``new``; returns how many games were copied. Only for
-        a change shown to leave those cells' decisions as they were (replayed games
-        identical, or a diff that cannot reach them): the ledger cannot tell."""
-        copied = 0
-        for tally in [t for t in self.tallies.values() if t.cell.code == old]:
-            if not keep(tally.cell):
+        """Counts the games of every cell of code ``old`` that ``keep`` accepts in the
+        same cell of code ``new`` (one line naming its source: ``refer``); returns how
+        many games the new cells gained. Only for a change shown to leave those cells'
+        decisions as they were (replayed games identical, or a diff that cannot reach
+        them): the ledger cannot tell."""
+        carried = 0
+        for source in [c for c in self.tallies if c.code == old and keep(c)]:
+            cell = source.model_copy(update={"code": new})
+            if set(self.games[source]) <= set(self.games.get(cell, {})):
                 continue
-            cell = tally.cell.model_copy(update={"code": new})
-            have = self.tally(cell).played
-            for played in self._games_of(tally.cell):
-                if played.index not in have:
-                    self.record(played.model_copy(update={"cell": cell}))
-                    copied += 1
-        return copied
+            carried += self._refer(cell, source)
+            self._append([reference_record(cell, source)])
+        return carried
 
-    def _games_of(self, cell: Cell) -> list[Played]:
-        """The cell's games as the file holds them, in order."""
-        games = []
-        for line in self._lines():
-            if is_game(line) and line_cell(line) == cell.id:
-                games.append(played_of(cell, json.loads(line)))
-        return games
+    def _append(self, lines: list[str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as file:
+            file.write("".join(line + "\n" for line in lines))
+
+    def compact(self) -> int:
+        """Turns the games a carry copied (before carries referred) into one line
+        naming the cell they were copied from; returns how many lines went. A cell's
+        source is a cell of the same conditions and another code, named earlier in the
+        file, all of whose games the cell holds identically (the one with the most of
+        them, so a chain of carries stays a chain). Nothing is written unless the file
+        then reads back to every cell's tally as before."""
+        lines = list(self._lines())
+        first = {line_cell(line): n for n, line in reversed(list(enumerate(lines)))}
+        rows = self._rows(lines)
+        sources: dict[str, str] = {}
+        for cell_id in sorted(first, key=first.__getitem__):
+            cell = self.cells[cell_id]
+            mine = rows.get(cell_id, {})
+            candidates = [
+                other
+                for other, theirs in rows.items()
+                if other != cell_id
+                and first[other] < first[cell_id]
+                and self.cells[other].model_copy(update={"code": cell.code}) == cell
+                and theirs
+                and all(mine.get(index) == row for index, row in theirs.items())
+            ]
+            if candidates:
+                sources[cell_id] = max(candidates, key=lambda other: len(rows[other]))
+        compacted = compacted_lines(lines, sources, rows, self.cells)
+        before = {cell: tally.model_dump() for cell, tally in self.tallies.items()}
+        after = Ledger(self.path, compacted).tallies
+        if {cell: tally.model_dump() for cell, tally in after.items()} != before:
+            raise ValueError("the compacted ledger would not read back the same tallies")
+        self.path.write_text("".join(line + "\n" for line in compacted))
+        self._load(compacted)
+        return len(lines) - len(compacted)
+
+    @staticmethod
+    def _rows(lines: list[str]) -> dict[str, dict[int, list[Any]]]:
+        """Each cell's game lines by index, without the cell's id (the first of a
+        repeated index: the one counted)."""
+        rows: dict[str, dict[int, list[Any]]] = {}
+        for line in lines:
+            if is_game(line):
+                fields = json.loads(line)
+                rows.setdefault(fields[0], {}).setdefault(fields[1], fields[1:])
+        return rows
 
     def prune(self, codes: dict[str, str]) -> int:
-        """Drops the games (and the cells) whose code is no longer the game's; returns
-        how many games were dropped."""
+        """Drops the games (and the cells) whose code is no longer the game's, but for
+        the cells today's carry games from; returns how many games were dropped."""
         kept_ids = {i for i, cell in self.cells.items() if codes.get(cell.game) == cell.code}
+        for cell_id in list(kept_ids):
+            cell = self.cells[cell_id]
+            while cell in self.sources:
+                cell = self.sources[cell]
+                kept_ids.add(cell.id)
         lines = list(self._lines())
         kept = [line for line in lines if line_cell(line) in kept_ids]
         self.path.write_text("".join(line + "\n" for line in kept))
-        dropped = sum(1 for line in lines if is_game(line) and line_cell(line) not in kept_ids)
-        self.cells = {i: c for i, c in self.cells.items() if i in kept_ids}
-        self.tallies = {c: t for c, t in self.tallies.items() if c.id in kept_ids}
-        return dropped
+        self._load(kept)
+        return sum(1 for line in lines if is_game(line) and line_cell(line) not in kept_ids)
 
 
 def cell_record(cell: Cell) -> str:
     return json.dumps({"id": cell.id, "cell": cell.model_dump()}, separators=(",", ":"))
+
+
+def reference_record(cell: Cell, source: Cell) -> str:
+    """The line of a cell that also counts the games of ``source`` (``carry``)."""
+    record = {"id": cell.id, "cell": cell.model_dump(), "from": source.id}
+    return json.dumps(record, separators=(",", ":"))
+
+
+def compacted_lines(
+    lines: list[str],
+    sources: dict[str, str],
+    rows: dict[str, dict[int, list[Any]]],
+    cells: dict[str, Cell],
+) -> list[str]:
+    """The file's lines with each cell of ``sources`` referring to its source, and
+    without the games its source holds. The reference goes where the cell was first
+    named, or after the source's last game if that came later (a reference counts the
+    games read before it); the cell is then named plainly where it was first named."""
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for n, line in enumerate(lines):
+        first.setdefault(line_cell(line), n)
+        last[line_cell(line)] = n
+    refer_at: dict[str, int] = {}
+    for cell_id in sorted(sources, key=first.__getitem__):
+        origin = sources[cell_id]
+        refer_at[cell_id] = max(first[cell_id], last[origin], refer_at.get(origin, -1))
+        last[cell_id] = max(last[cell_id], refer_at[cell_id])
+    after: dict[int, list[str]] = {}
+    for cell_id, n in refer_at.items():
+        if n != first[cell_id]:
+            after.setdefault(n, []).append(
+                reference_record(cells[cell_id], cells[sources[cell_id]])
+            )
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        named = line_cell(line)
+        source = sources.get(named)
+        if source is None:
+            kept.append(line)
+        elif n == first[named]:
+            referred_here = refer_at[named] == n
+            kept.append(reference_record(cells[named], cells[source]) if referred_here else line)
+        elif is_game(line) and json.loads(line)[1] not in rows[source]:
+            kept.append(line)
+        kept.extend(after.get(n, []))
+    return kept
 
 
 def game_record(game: Played) -> str:

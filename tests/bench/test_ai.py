@@ -90,7 +90,7 @@ def a_cell() -> Cell:
 
 
 def shares(ledger: Ledger, cell: Cell) -> dict[int, float]:
-    return {game.index: game.share for game in ledger._games_of(cell)}
+    return {index: game.share for index, game in ledger.games.get(cell, {}).items()}
 
 
 def test_parts_of_a_cell_fill_one_ledger_as_one_process_would(tmp_path: Path) -> None:

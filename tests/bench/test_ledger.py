@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+from bench import ledger as ledger_module
 from bench.ai import Timed, play_cell
 from bench.ledger import (
     BUCKET_MS,
@@ -192,3 +196,105 @@ def test_a_game_s_simulations_are_kept_and_summed_and_older_lines_still_read(
     assert ledger.carry("abc", "new", lambda cell: True) == 3
     carried = Ledger(ledger.path).tally(CELL.model_copy(update={"code": "new"}))
     assert (carried.counted, carried.simulations, carried.searched) == (2, 150, 6)
+
+
+def test_a_carry_names_its_source_in_one_line_and_later_games_add_to_it(
+    tmp_path: Path,
+) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    for index in range(3):
+        ledger.record(game(index, 1.0 if index else 0.0))
+    assert ledger.carry("abc", "new", lambda cell: True) == 3
+    lines = ledger.path.read_text().splitlines()
+    assert len(lines) == 5, "one line for the carried cell, not a copy of each game"
+    new = CELL.model_copy(update={"code": "new"})
+    assert json.loads(lines[-1]) == {"id": new.id, "cell": new.model_dump(), "from": CELL.id}
+    ledger.record(game(3, 1.0, new))
+    ledger.record(game(1, 0.0, new))  # already counted from its source: counts once
+    read = Ledger(ledger.path).tally(new)
+    assert (read.games, read.wins, read.played) == (4, 3.0, {0, 1, 2, 3})
+    assert len(ledger.path.read_text().splitlines()) == 7, "the new cell is not named again"
+
+
+def test_carries_chain_and_pruning_keeps_the_cells_today_s_count_games_from(
+    tmp_path: Path,
+) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    ledger.record(game(0, 1.0))
+    ledger.carry("abc", "second", lambda cell: True)
+    second = CELL.model_copy(update={"code": "second"})
+    ledger.record(game(1, 0.5, second))
+    ledger.carry("second", "third", lambda cell: True)
+    third = CELL.model_copy(update={"code": "third"})
+    assert Ledger(ledger.path).tally(third).wins == 1.5
+    other = CELL.model_copy(update={"code": "other", "players": 3})
+    ledger.record(game(0, 1.0, other))
+    assert ledger.prune({"complots": "third"}) == 1, "only the cell nobody counts from"
+    read = Ledger(ledger.path)
+    assert (read.tally(third).games, read.tally(third).wins) == (2, 1.5)
+    assert other not in read.tallies
+
+
+def copied_ledger(path: Path) -> Ledger:
+    """A ledger written the old way: a carry copied every game to the new cell, and
+    the new cell then played one game of its own."""
+    new = CELL.model_copy(update={"code": "new"})
+    ledger = Ledger(path)
+    for index in range(3):
+        ledger.record(game(index, index / 2))
+    for index in range(3):
+        ledger.record(game(index, index / 2, new))
+    ledger.record(game(3, 1.0, new))
+    ledger.record(game(0, 0.0, CELL.model_copy(update={"code": "elsewhere", "seed": 8})))
+    return ledger
+
+
+def test_compacting_turns_copied_games_into_a_reference_and_keeps_every_tally(
+    tmp_path: Path,
+) -> None:
+    ledger = copied_ledger(tmp_path / "ledger.jsonl")
+    before = {cell: tally.model_dump() for cell, tally in ledger.tallies.items()}
+    assert ledger.compact() == 3, "the three copies"
+    lines = ledger.path.read_text().splitlines()
+    assert json.loads(lines[4])["from"] == CELL.id, "named where the copy was"
+    assert [json.loads(line)[1] for line in lines if line.startswith("[")] == [0, 1, 2, 3, 0]
+    read = Ledger(ledger.path)
+    assert {cell: tally.model_dump() for cell, tally in read.tallies.items()} == before
+    assert read.compact() == 0, "nothing left to compact"
+
+
+def test_a_cell_whose_games_differ_from_every_other_is_not_compacted(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    new = CELL.model_copy(update={"code": "new"})
+    ledger.record(game(0, 1.0))
+    ledger.record(game(0, 0.0, new))  # another result: played again, not copied
+    text = ledger.path.read_text()
+    assert ledger.compact() == 0
+    assert ledger.path.read_text() == text
+
+
+def test_a_source_with_games_after_its_copy_is_referred_to_after_them(tmp_path: Path) -> None:
+    """A reference counts the games read before it: where the source got games after
+    its copy was first named, the reference goes after them."""
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    new = CELL.model_copy(update={"code": "new"})
+    ledger.record(game(0, 1.0))
+    ledger.record(game(0, 1.0, new))
+    ledger.record(game(1, 0.5))
+    ledger.record(game(1, 0.5, new))
+    before = Ledger(ledger.path).tally(new).model_dump()
+    assert ledger.compact() == 1
+    lines = ledger.path.read_text().splitlines()
+    assert json.loads(lines[-1])["from"] == CELL.id
+    assert Ledger(ledger.path).tally(new).model_dump() == before
+
+
+def test_compacting_writes_nothing_that_would_read_back_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = copied_ledger(tmp_path / "ledger.jsonl")
+    text = ledger.path.read_text()
+    monkeypatch.setattr(ledger_module, "compacted_lines", lambda lines, *_: lines[:-1])
+    with pytest.raises(ValueError, match="same tallies"):
+        ledger.compact()
+    assert ledger.path.read_text() == text
