@@ -33,7 +33,8 @@ from games.ai import Level, decision_rng
 from games.conspiracy import GAME, ConspiracyOptions
 from games.conspiracy.ai import POLICIES, horizon_of, win_share
 from games.conspiracy.models import Stage
-from games.conspiracy.odds import FEATURES, features, softmax
+from games.conspiracy.odds import FEATURES, features
+from games.search import softmax
 
 TEST_SEEDS_FROM = 1_000_001
 RIDGE = 1.0

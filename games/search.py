@@ -129,6 +129,15 @@ def spread(values: Sequence[float], mean: float) -> float:
     return math.sqrt(statistics.fmean([(value - mean) ** 2 for value in values]))
 
 
+def softmax(values: Sequence[float]) -> list[float]:
+    """Chances in proportion to each value's exponential (the fitted logits' and the
+    learned values' scores turned into every seat's chance to win)."""
+    top = max(values)
+    weights = [math.exp(value - top) for value in values]
+    total = sum(weights)
+    return [weight / total for weight in weights]
+
+
 def softmax_share(values: Sequence[float], seat: Seat, scale: float) -> float:
     """The seat's share when each seat's chance grows as exp(value / scale)."""
     top = max(values)

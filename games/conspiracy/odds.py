@@ -20,10 +20,10 @@ View-only, as a policy: it reads the view, never the state.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from games.base import Seat
+from games.search import softmax
 
 from .ai import horizon_of, standing
 from .cards import CHAMBER_SIZE
@@ -96,13 +96,6 @@ def logits(view: ConspiracyView, coefficients: Sequence[float]) -> list[float]:
         else sum(c * x for c, x in zip(coefficients, features(view, player.seat), strict=True))
         for player in view.players
     ]
-
-
-def softmax(values: Sequence[float]) -> list[float]:
-    top = max(values)
-    weights = [math.exp(value - top) for value in values]
-    total = sum(weights)
-    return [weight / total for weight in weights]
 
 
 def coefficients_for(players: int) -> tuple[float, ...]:

@@ -21,10 +21,10 @@ same 200 games at 6 players.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from games.base import Seat
+from games.search import softmax
 
 from .cards import BANK_GAINS, BISHOP_TAKES, CHEAT_COINS, WIDOW_TARGET, WINNING_COINS, Character
 from .models import MascaradeState
@@ -100,11 +100,3 @@ def win_chances(state: MascaradeState, coefficients: Sequence[float]) -> list[fl
         for seat in range(state.seats)
     ]
     return softmax(logits)
-
-
-def softmax(scores: Sequence[float]) -> list[float]:
-    """Chances in proportion to each score's exponential (``REMOVED``: none)."""
-    top = max(scores)
-    weights = [math.exp(score - top) for score in scores]
-    total = sum(weights)
-    return [weight / total for weight in weights]

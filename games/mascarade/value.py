@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.base import Seat
+from games.search import softmax
 
 from .cards import CHEAT_COINS, WINNING_COINS, Character
 from .models import MascaradeState, Stage
-from .odds import REMOVED, power_gain, softmax
+from .odds import REMOVED, power_gain
 
 STAGES = (
     Stage.TURN,
