@@ -118,8 +118,10 @@ CPU, paired with the HARD before on the same seeds (games won by the new alone /
 by the old alone): 2 players 92.0 % of 88 games against 80.7 % (15/5), 3 players
 69.0 % of 100 against 55.0 % (27/13), 4 players 62.0 % of 100 against 37.0 %; at 4
 players and 40 simulations a decision, 61.5 % of 200 against 36.5 % (71/21). Not at
-6 players: 30.4 % of 161 against 30.4 % (33/33), its simulations costlier. The
-1,000-game cells: bench/results/mascarade-hard.md."""
+6 players: 30.4 % of 161 against 30.4 % (33/33), its simulations costlier; nor with
+the learned value and the cut at the turn's end: 30.0 % of 200 against 28.0 %
+(39/35), 28 simulations a searched decision instead of 101. The 1,000-game cells:
+bench/results/mascarade-hard.md."""
 
 THREAT_COINS = 10
 """Beyond SEARCHED_PLAYERS, HARD's search also weighs every swap with a player this
@@ -127,7 +129,8 @@ rich (``MascaradeSearch.threat_swaps``): the King and the Cheat win from here, a
 the swap is how to take such a card before its holder's turn. HARD's guide at 10
 players lost 47 of 200 games to a true Cheat and 28 to a true King
 (bench/mascarade_ends.py). At 10 players, 0.2 s of CPU: 20.5 % of seeds 201-400
-where the search without them won 17.0 % (15/8) and the guide 15.5 % (35/25)."""
+where the search without them won 17.0 % (15/8) and the guide 15.5 % (35/25). From
+9 coins: 19.1 % of 403 games where this won 18.6 % (22/20); from 8, less."""
 
 MARGIN = 0.9
 """Share of the budget the search may plan to use (from 4 players one simulation may
