@@ -308,24 +308,24 @@ class Ledger:
         them, so a chain of carries stays a chain). Nothing is written unless the file
         then reads back to every cell's tally as before."""
         lines = list(self._lines())
-        first = {line_cell(line): n for n, line in reversed(list(enumerate(lines)))}
+        named = [line_cell(line) for line in lines]
+        first = {cell_id: n for n, cell_id in reversed(list(enumerate(named)))}
         rows = self._rows(lines)
+        conditions = {i: self.cells[i].model_copy(update={"code": ""}) for i in first}
         sources: dict[str, str] = {}
         for cell_id in sorted(first, key=first.__getitem__):
-            cell = self.cells[cell_id]
             mine = rows.get(cell_id, {})
             candidates = [
                 other
                 for other, theirs in rows.items()
                 if other != cell_id
+                and conditions[other] == conditions[cell_id]
                 and first[other] < first[cell_id]
-                and self.cells[other].model_copy(update={"code": cell.code}) == cell
-                and theirs
                 and all(mine.get(index) == row for index, row in theirs.items())
             ]
             if candidates:
                 sources[cell_id] = max(candidates, key=lambda other: len(rows[other]))
-        compacted = compacted_lines(lines, sources, rows, self.cells)
+        compacted = compacted_lines(lines, named, sources, rows, self.cells)
         before = {cell: tally.model_dump() for cell, tally in self.tallies.items()}
         after = Ledger(self.path, compacted).tallies
         if {cell: tally.model_dump() for cell, tally in after.items()} != before:
@@ -373,6 +373,7 @@ def reference_record(cell: Cell, source: Cell) -> str:
 
 def compacted_lines(
     lines: list[str],
+    named: list[str],
     sources: dict[str, str],
     rows: dict[str, dict[int, list[Any]]],
     cells: dict[str, Cell],
@@ -380,12 +381,13 @@ def compacted_lines(
     """The file's lines with each cell of ``sources`` referring to its source, and
     without the games its source holds. The reference goes where the cell was first
     named, or after the source's last game if that came later (a reference counts the
-    games read before it); the cell is then named plainly where it was first named."""
+    games read before it); the cell is then named plainly where it was first named.
+    ``named``: each line's cell id."""
     first: dict[str, int] = {}
     last: dict[str, int] = {}
-    for n, line in enumerate(lines):
-        first.setdefault(line_cell(line), n)
-        last[line_cell(line)] = n
+    for n, cell_id in enumerate(named):
+        first.setdefault(cell_id, n)
+        last[cell_id] = n
     refer_at: dict[str, int] = {}
     for cell_id in sorted(sources, key=first.__getitem__):
         origin = sources[cell_id]
@@ -398,14 +400,13 @@ def compacted_lines(
                 reference_record(cells[cell_id], cells[sources[cell_id]])
             )
     kept: list[str] = []
-    for n, line in enumerate(lines):
-        named = line_cell(line)
-        source = sources.get(named)
+    for n, (line, cell_id) in enumerate(zip(lines, named, strict=True)):
+        source = sources.get(cell_id)
         if source is None:
             kept.append(line)
-        elif n == first[named]:
-            referred_here = refer_at[named] == n
-            kept.append(reference_record(cells[named], cells[source]) if referred_here else line)
+        elif n == first[cell_id]:
+            referred_here = refer_at[cell_id] == n
+            kept.append(reference_record(cells[cell_id], cells[source]) if referred_here else line)
         elif is_game(line) and json.loads(line)[1] not in rows[source]:
             kept.append(line)
         kept.extend(after.get(n, []))
