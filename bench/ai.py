@@ -225,9 +225,10 @@ def hard_cells(args: argparse.Namespace) -> None:
     if args.jobs > 1:
         shared_cells(args)
         return
-    ledger = Ledger(args.ledger) if args.ledger else None
+    plans = planned_cells(args)
+    ledger = Ledger(args.ledger, only=[plan.cell for plan in plans]) if args.ledger else None
     shown = None
-    for plan in planned_cells(args):
+    for plan in plans:
         cell = plan.cell
         if cell.game != shown:
             shown = cell.game
@@ -254,7 +255,7 @@ def play_planned(
 def play_part(args: argparse.Namespace, part: Part, plans: Sequence[Planned]) -> None:
     """One process of ``--jobs``: its part of every planned cell's games, to the
     ledger."""
-    ledger = Ledger(args.ledger)
+    ledger = Ledger(args.ledger, only=[plan.cell for plan in plans])
     for plan in plans:
         play_planned(plan, args, ledger, part)
 

@@ -298,3 +298,58 @@ def test_compacting_writes_nothing_that_would_read_back_otherwise(
     with pytest.raises(ValueError, match="same tallies"):
         ledger.compact()
     assert ledger.path.read_text() == text
+
+
+def test_a_partial_ledger_holds_only_its_cells_and_the_games_they_count_by_reference(
+    tmp_path: Path,
+) -> None:
+    """A process that plays some cells reads only their games (a whole ledger in
+    memory made its garbage collections long), carried ones included."""
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    ledger.record(game(0, 1.0))
+    ledger.carry("abc", "second", lambda cell: True)
+    second = CELL.model_copy(update={"code": "second"})
+    ledger.record(game(1, 0.5, second))
+    ledger.carry("second", "third", lambda cell: True)
+    third = CELL.model_copy(update={"code": "third"})
+    other = CELL.model_copy(update={"players": 3})
+    ledger.record(game(0, 0.0, other))
+    whole = Ledger(ledger.path)
+    partial = Ledger(ledger.path, only=[third])
+    assert partial.partial and not whole.partial
+    assert partial.tally(third).model_dump() == whole.tally(third).model_dump()
+    assert (partial.tally(third).games, partial.tally(third).wins) == (2, 1.5)
+    assert other not in partial.tallies and other in whole.tallies
+    assert set(partial.cells) == set(whole.cells), "every cell stays named"
+
+
+def test_a_partial_ledger_records_games_the_whole_ledger_reads(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    other = CELL.model_copy(update={"players": 3})
+    ledger.record(game(0, 1.0))
+    ledger.record(game(0, 0.0, other))
+    partial = Ledger(ledger.path, only=[other])
+    partial.record(game(1, 1.0, other))
+    partial.record(game(1, 0.0, CELL))
+    lines = ledger.path.read_text().splitlines()
+    assert len(lines) == 6, "no cell named twice"
+    whole = Ledger(ledger.path)
+    assert (whole.tally(other).games, whole.tally(other).wins) == (2, 1.0)
+    assert (whole.tally(CELL).games, whole.tally(CELL).wins) == (2, 1.0)
+
+
+@pytest.mark.parametrize("rewrite", ["compact", "prune", "carry"])
+def test_a_partial_ledger_does_not_rewrite_the_file(tmp_path: Path, rewrite: str) -> None:
+    ledger = Ledger(tmp_path / "ledger.jsonl")
+    ledger.record(game(0, 1.0))
+    ledger.record(game(0, 1.0, CELL.model_copy(update={"players": 3})))
+    before = ledger.path.read_text()
+    partial = Ledger(ledger.path, only=[CELL])
+    with pytest.raises(ValueError, match="partial ledger"):
+        if rewrite == "compact":
+            partial.compact()
+        elif rewrite == "prune":
+            partial.prune({"complots": "new"})
+        else:
+            partial.carry("abc", "new", lambda cell: True)
+    assert ledger.path.read_text() == before
