@@ -4,10 +4,12 @@ once, in order, and every table message shows its table as stored (a finished
 game its winner, without live buttons).
 
 The kill points cycle through: the table message's edit held by the fake
-(Discord has not done it), a channel line or a DM done by the fake but its
-answer not yet sent (the bot dies before marking it delivered: its nonce must
-stop a second post), a line held before the fake does it, and a plain kill
-right after a click was answered (before anything was delivered)."""
+(Discord has not done it: the move is one button, whose answer is that edit, the
+step already stored), a channel line or a DM done by the fake but its answer not
+yet sent (the bot dies before marking it delivered: its nonce must stop a second
+post), a line held before the fake does it, and a plain kill right after a click
+was answered (before anything was delivered). A restart must then draw the table
+message as stored: the next move is clicked on it."""
 
 from __future__ import annotations
 
@@ -46,13 +48,16 @@ class KillPoint:
     method: str | None
     path: str
     before: bool
+    button: bool = False
+    """The move is one button where the table offers one (its answer edits the table
+    message; a move by a panel is answered on the panel)."""
 
 
 def kill_points(world: World) -> Iterator[KillPoint]:
     channel = f"/channels/{world.channel.id}/messages"
     return cycle(
         (
-            KillPoint("PATCH", f"{channel}/", before=True),
+            KillPoint("POST", "/interactions/", before=True, button=True),
             KillPoint("POST", channel, before=False),
             KillPoint("POST", "/channels/", before=False),  # the first DM or line due
             KillPoint("POST", channel, before=True),
@@ -85,17 +90,25 @@ async def owed_everything(reader: Reader, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def one_move(world: World, table: ProcessTable, rng: random.Random) -> None:
-    """A random legal move of a prompted seat, by clicks; answers are not awaited
-    beyond ``ANSWER`` seconds (the bot may be about to die)."""
+async def one_move(
+    world: World, table: ProcessTable, rng: random.Random, button: bool = False
+) -> None:
+    """A random legal move of a prompted seat, by clicks (one button if ``button``
+    and the table offers one); answers are not awaited beyond ``ANSWER`` seconds (the
+    bot may be about to die)."""
     state = await table.state()
     game = table.bot.tables.game("complots")
-    prompt = rng.choice(game.prompts(state))
-    choice = rng.choice(prompt.choices)
-    user = world.user((await table.seat_users())[prompt.player])
     message = await table.message()
-    clicks = clicks_for(buttons_on(message), choice)
-    assert clicks is not None, f"{choice} is not on the table message"
+    buttons = buttons_on(message)
+    moves = []
+    for prompt in game.prompts(state):
+        for choice in prompt.choices:
+            clicks = clicks_for(buttons, choice)
+            assert clicks is not None, f"{choice} is not on the table message"
+            moves.append((prompt.player, clicks))
+    one_button = [move for move in moves if move[1].value is None]
+    player, clicks = rng.choice(one_button if button and one_button else moves)
+    user = world.user((await table.seat_users())[player])
     record = await world.fake.click(user, message, clicks.custom_id)
     if clicks.value is None:
         await asyncio.wait_for(record.wait_response(), ANSWER)
@@ -171,13 +184,22 @@ async def kill_during_a_move(
     gate: Gate | None = None
     if point.method is not None:
         gate = world.fake.rest.gate(point.method, point.path, before=point.before)
-    with suppress(TimeoutError):  # a held request may block the answer: the bot dies anyway
-        await one_move(world, table, rng)
-    if gate is not None:
-        with suppress(TimeoutError):  # a step may owe nothing of that kind: kill after it
-            await asyncio.wait_for(gate.reached.wait(), 3.0)
+    move = asyncio.ensure_future(one_move(world, table, rng, point.button))
+    if gate is None:
+        await asyncio.wait({move})
+    else:
+        # The bot dies once the gate holds its request (which may block the move's
+        # answer); a step may owe nothing of that kind: then a while after the move.
+        reached = asyncio.ensure_future(gate.reached.wait())
+        await asyncio.wait({move, reached}, return_when=asyncio.FIRST_COMPLETED)
+        if not reached.done():
+            await asyncio.wait({reached}, timeout=3.0)
+        reached.cancel()
     process.kill()
     await process.wait()
+    move.cancel()
+    with suppress(TimeoutError, asyncio.CancelledError):  # the answer a dead bot never sent
+        await move
     if gate is not None:
         if gate.before:
             gate.drop()
