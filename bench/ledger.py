@@ -211,7 +211,7 @@ class Tally(BaseModel):
 
 
 class Ledger:
-    """The file of played games, read whole (it is small: a line per game)."""
+    """The file of played games, a line per game: read whole, or only some cells'."""
 
     def __init__(
         self, path: Path, lines: Iterable[str] | None = None, only: Iterable[Cell] | None = None

@@ -141,8 +141,9 @@ def softmax(values: Sequence[float]) -> list[float]:
 def softmax_share(values: Sequence[float], seat: Seat, scale: float) -> float:
     """The seat's share when each seat's chance grows as exp(value / scale)."""
     top = max(values)
-    weights = [math.exp((value - top) / scale) for value in values]
-    return weights[seat] / sum(weights)
+    # The top taken off before the scale, as this always computed it: the cells of
+    # the ledger were measured with these very bits.
+    return softmax([(value - top) / scale for value in values])[seat]
 
 
 class SearchPolicy(Policy[Any, Any], Generic[ViewT, StateT]):
