@@ -216,16 +216,21 @@ def test_a_carry_names_its_source_in_one_line_and_later_games_add_to_it(
     assert len(ledger.path.read_text().splitlines()) == 7, "the new cell is not named again"
 
 
+def carried_twice(path: Path) -> tuple[Ledger, Cell]:
+    """A game of CELL, carried to code "second", which plays a game of its own and is
+    carried to "third": the ledger, and the cell of "third" (2 games, 1.5 won)."""
+    ledger = Ledger(path)
+    ledger.record(game(0, 1.0))
+    ledger.carry("abc", "second", lambda cell: True)
+    ledger.record(game(1, 0.5, CELL.model_copy(update={"code": "second"})))
+    ledger.carry("second", "third", lambda cell: True)
+    return ledger, CELL.model_copy(update={"code": "third"})
+
+
 def test_carries_chain_and_pruning_keeps_the_cells_today_s_count_games_from(
     tmp_path: Path,
 ) -> None:
-    ledger = Ledger(tmp_path / "ledger.jsonl")
-    ledger.record(game(0, 1.0))
-    ledger.carry("abc", "second", lambda cell: True)
-    second = CELL.model_copy(update={"code": "second"})
-    ledger.record(game(1, 0.5, second))
-    ledger.carry("second", "third", lambda cell: True)
-    third = CELL.model_copy(update={"code": "third"})
+    ledger, third = carried_twice(tmp_path / "ledger.jsonl")
     assert Ledger(ledger.path).tally(third).wins == 1.5
     other = CELL.model_copy(update={"code": "other", "players": 3})
     ledger.record(game(0, 1.0, other))
@@ -305,13 +310,7 @@ def test_a_partial_ledger_holds_only_its_cells_and_the_games_they_count_by_refer
 ) -> None:
     """A process that plays some cells reads only their games (a whole ledger in
     memory made its garbage collections long), carried ones included."""
-    ledger = Ledger(tmp_path / "ledger.jsonl")
-    ledger.record(game(0, 1.0))
-    ledger.carry("abc", "second", lambda cell: True)
-    second = CELL.model_copy(update={"code": "second"})
-    ledger.record(game(1, 0.5, second))
-    ledger.carry("second", "third", lambda cell: True)
-    third = CELL.model_copy(update={"code": "third"})
+    ledger, third = carried_twice(tmp_path / "ledger.jsonl")
     other = CELL.model_copy(update={"players": 3})
     ledger.record(game(0, 0.0, other))
     whole = Ledger(ledger.path)
