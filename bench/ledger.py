@@ -270,7 +270,10 @@ class Ledger:
         if game.index in games:
             return 0
         games[game.index] = game
-        self.tallies.setdefault(game.cell, Tally(cell=game.cell)).add(game)
+        tally = self.tallies.get(game.cell)
+        if tally is None:  # not setdefault: a Tally built for every game was most of a load
+            tally = self.tallies[game.cell] = Tally(cell=game.cell)
+        tally.add(game)
         return 1
 
     def _refer(self, cell: Cell, source: Cell) -> int:
