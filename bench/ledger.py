@@ -242,8 +242,6 @@ class Ledger:
         """The cells the file names, by id."""
         self.games: dict[Cell, dict[int, Played]] = {}
         """Each cell's games by index (a carried cell's include its source's)."""
-        self.sources: dict[Cell, Cell] = {}
-        """The cells carried by reference: the cell whose games each also counts."""
         for line in lines:
             self._read(line)
 
@@ -279,7 +277,6 @@ class Ledger:
     def _refer(self, cell: Cell, source: Cell) -> int:
         """Counts the source's games (so far) in the cell; how many it lacked."""
         self.cells[cell.id] = cell
-        self.sources[cell] = source
         return sum(
             self._count(played.model_copy(update={"cell": cell}))
             for played in list(self.games.get(source, {}).values())
@@ -382,13 +379,9 @@ class Ledger:
         """Drops the games (and the cells) whose code is no longer the game's, but for
         the cells today's carry games from; returns how many games were dropped."""
         self._whole("prune")
-        kept_ids = {i for i, cell in self.cells.items() if codes.get(cell.game) == cell.code}
-        for cell_id in list(kept_ids):
-            cell = self.cells[cell_id]
-            while cell in self.sources:
-                cell = self.sources[cell]
-                kept_ids.add(cell.id)
+        today = {i for i, cell in self.cells.items() if codes.get(cell.game) == cell.code}
         lines = list(self._lines())
+        kept_ids = counted_from(today, lines)
         kept = [line for line in lines if line_cell(line) in kept_ids]
         self.path.write_text("".join(line + "\n" for line in kept))
         self._load(kept)
@@ -498,5 +491,4 @@ def counted_from(wanted: set[str], lines: Iterable[str]) -> set[str]:
 
 def line_cell(line: str) -> str:
     """The id of the cell a line is or belongs to."""
-    read = json.loads(line)
-    return str(read["id"] if isinstance(read, dict) else read[0])
+    return game_cell(line) if is_game(line) else str(json.loads(line)["id"])
