@@ -155,8 +155,14 @@ def owner_of(view: MascaradeView, place: int) -> Seat | None:
 
 def beliefs_of(view: MascaradeView) -> list[Belief]:
     """A probability over characters for every place, from the viewer's memories."""
-    memories = flat_memories(view)
-    pool = Counter(view.characters)
+    return beliefs_from(flat_memories(view), view.characters)
+
+
+def beliefs_from(
+    memories: Sequence[Memory | None], characters: Sequence[Character]
+) -> list[Belief]:
+    """``beliefs_of`` from memories of every place (``flat_memories``) and the set."""
+    pool = Counter(characters)
     result: list[Belief] = [{} for _ in memories]
     unsure: list[int] = []
     for place, memory in enumerate(memories):
