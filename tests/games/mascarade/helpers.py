@@ -1,13 +1,26 @@
-"""A small driver for Mascarade scenario tests: rigged cards, coins and turn."""
+"""A small driver for Mascarade scenario tests: rigged cards, coins and turn; seeded
+games of remembering NORMALs with every seat's history."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
+from games.ai import Level, decision_rng
 from games.base import Event, Seat
 from games.mascarade import GAME, Character, MascaradeOptions, MascaradeState
-from games.mascarade.models import Contest, Knowledge, MascaradeChoice, Memory, Pass, Stage
+from games.mascarade.ai import POLICIES
+from games.mascarade.models import (
+    Contest,
+    Knowledge,
+    MascaradeChoice,
+    Memory,
+    Pass,
+    Stage,
+    SwapDecided,
+)
 from tests.games.driver import EngineTable
 
 PASS = Pass()
@@ -102,3 +115,37 @@ class Table(EngineTable[MascaradeState, MascaradeChoice]):
 
 def card_counts(state: MascaradeState) -> Counter[Character]:
     return Counter(state.cards)
+
+
+@dataclass
+class Game:
+    """A seeded game of remembering NORMALs, every seat's history at every step."""
+
+    opening: tuple[object, ...]
+    moments: list[tuple[MascaradeState, list[list[Event]], list[bool]]] = field(
+        default_factory=list
+    )
+    """After each step: the state, each seat's history, every swap's outcome so far."""
+
+
+def played(players: int, seed: int) -> Game:
+    """The game of this seed (seat order and decisions seeded as tests.games.playouts)."""
+    normal = POLICIES[Level.NORMAL]
+    state = GAME.setup(players, GAME.options_model(), seed)
+    game = Game(tuple(state.cards))
+    histories: list[list[Event]] = [[] for _ in range(players)]
+    outcomes: list[bool] = []
+    order = random.Random(seed)
+    while GAME.result(state) is None:
+        seat = order.choice(GAME.awaiting(state))
+        view = GAME.view(state, seat)
+        choice = normal.choose(view, decision_rng(seed, state.step, seat), histories[seat])
+        state, events = GAME.apply(state, seat, choice)
+        for event in events:
+            if isinstance(event, SwapDecided):
+                outcomes.append(event.swapped)
+            for each in range(players):
+                if event.visible_to(each):
+                    histories[each].append(event)
+        game.moments.append((state, [list(h) for h in histories], list(outcomes)))
+    return game

@@ -9,11 +9,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import pytest
 
-from games.ai import Level, decision_rng
 from games.base import Event, Seat
 from games.mascarade import (
     GAME,
@@ -26,45 +24,12 @@ from games.mascarade import (
     Minds,
     Recalling,
 )
-from games.mascarade.ai import POLICIES, NormalPolicy, flat_memories
+from games.mascarade.ai import NormalPolicy, flat_memories
 from games.mascarade.engine import Mascarade
 from games.mascarade.models import SwapDecided, SwapDone
 from games.mascarade.sampler import Follower, MascaradeSampler, Particle, replay, track
 from games.search import SearchSettings
-
-NORMAL = POLICIES[Level.NORMAL]
-
-
-@dataclass
-class Game:
-    """A seeded game of remembering NORMALs, every seat's history at every step."""
-
-    opening: tuple[object, ...]
-    moments: list[tuple[MascaradeState, list[list[Event]], list[bool]]] = field(
-        default_factory=list
-    )
-    """After each step: the state, each seat's history, every swap's outcome so far."""
-
-
-def played(players: int, seed: int) -> Game:
-    state = GAME.setup(players, GAME.options_model(), seed)
-    game = Game(tuple(state.cards))
-    histories: list[list[Event]] = [[] for _ in range(players)]
-    outcomes: list[bool] = []
-    order = random.Random(seed)
-    while GAME.result(state) is None:
-        seat = order.choice(GAME.awaiting(state))
-        view = GAME.view(state, seat)
-        choice = NORMAL.choose(view, decision_rng(seed, state.step, seat), histories[seat])
-        state, events = GAME.apply(state, seat, choice)
-        for event in events:
-            if isinstance(event, SwapDecided):
-                outcomes.append(event.swapped)
-            for each in range(players):
-                if event.visible_to(each):
-                    histories[each].append(event)
-        game.moments.append((state, [list(h) for h in histories], list(outcomes)))
-    return game
+from tests.games.mascarade.helpers import played
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 10])

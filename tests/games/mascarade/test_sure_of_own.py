@@ -7,35 +7,19 @@ import random
 
 import pytest
 
-from games.ai import Level, decision_rng
 from games.base import Event, Seat
 from games.mascarade import GAME, HARD, MascaradeSearch, MascaradeState, MascaradeView, SureOfOwn
-from games.mascarade.ai import POLICIES, NormalPolicy
+from games.mascarade.ai import NormalPolicy
 from games.mascarade.models import Memory
 from games.search import SearchSettings
+from tests.games.mascarade.helpers import played
 
-NORMAL = POLICIES[Level.NORMAL]
 VIEW_ONLY = NormalPolicy()
 
 
 def moments(players: int, seed: int) -> list[tuple[MascaradeState, list[list[Event]]]]:
-    """Every state of a seeded game of remembering NORMALs, with each seat's history."""
-    state = GAME.setup(players, GAME.options_model(), seed)
-    histories: list[list[Event]] = [[] for _ in range(players)]
-    order = random.Random(seed)
-    seen = []
-    while GAME.result(state) is None:
-        seat = order.choice(GAME.awaiting(state))
-        choice = NORMAL.choose(
-            GAME.view(state, seat), decision_rng(seed, state.step, seat), histories[seat]
-        )
-        state, events = GAME.apply(state, seat, choice)
-        for event in events:
-            for each in range(players):
-                if event.visible_to(each):
-                    histories[each].append(event)
-        seen.append((state, [list(h) for h in histories]))
-    return seen
+    """Every state of the seeded game (``played``), with each seat's history."""
+    return [(state, histories) for state, histories, _ in played(players, seed).moments]
 
 
 def sure_of_own(view: MascaradeView) -> MascaradeView:
