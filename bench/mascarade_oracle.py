@@ -3,7 +3,8 @@ given the true state (every simulation starts from it, so its sampler is out of
 the question) and a fixed number of simulations (no clock, so a rerun is the
 same), and its simulations play the other seats in one of three ways:
 
-- ``view``: as HARD does, NORMAL from each simulated view alone;
+- ``view``: as HARD does, NORMAL from each simulated view alone (beyond 6 players
+  sure of its own card: ``games.mascarade.SureOfOwn``);
 - ``mem``: as the remembering NORMALs they are, each with its true history,
   carried on through the simulation's own events (as each seat would be shown
   them) and tracked again at every decision;
@@ -136,6 +137,7 @@ class OracleSearch(MascaradeSearch):
         deals = track(view, history, free_odds=self.free_swap_odds(view))
         moment.guide = RememberingPolicy(deals, knobs=self.guide_knobs(view))
         moment.sampler = TrueState(self.table.truth)
+        moment.others_sure_of_own = self.big_table(view)
         return SearchPolicy.recall(moment, view, prompt, rng, history)
 
     def simulate(

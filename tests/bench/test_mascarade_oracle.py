@@ -109,3 +109,27 @@ def test_remembering_simulated_players_decide_from_their_true_history_carried_on
     view_only.given = []
     view_only.choose(GAME.view(state, hero_seat), random.Random(9), table.histories[hero_seat])
     assert view_only.given == []
+
+
+class Flagging(OracleSearch):
+    """Records whether each simulation plays the other seats sure of their own cards."""
+
+    flags: list[bool]
+
+    def simulate(self, state: Any, seat: int, choice: Any, rng: Any, stop_at: Any = None) -> float:
+        self.flags.append(self.others_sure_of_own)
+        return super().simulate(state, seat, choice, rng, stop_at)
+
+
+def test_the_oracle_plays_the_other_seats_as_hard_does_at_every_size() -> None:
+    """Beyond 6 players HARD's simulated others are sure of their own cards
+    (``SureOfOwn``): the oracle's view mode too, so that only the state differs."""
+    for players, sure in ((6, False), (10, True)):
+        table = played(players, 3, 25)
+        state = table.truth
+        assert state is not None
+        seat = GAME.awaiting(state)[0]
+        hero = Flagging(Mode.VIEW, 3, table)
+        hero.flags = []
+        hero.choose(GAME.view(state, seat), random.Random(2), table.histories[seat])
+        assert hero.flags and set(hero.flags) == {sure}, players
