@@ -27,7 +27,6 @@ player may (``games/`` never imports it).
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -42,11 +41,12 @@ from bench.paired import Run, measure
 from games.ai import Level, Policy, decision_rng
 from games.base import Event, Prompt, Seat, copy_state
 from games.mascarade import GAME, HARD, MascaradeSearch
-from games.mascarade.ai import POLICIES, RememberingPolicy
+from games.mascarade.ai import POLICIES
+from games.mascarade.cards import Character
 from games.mascarade.engine import Mascarade
 from games.mascarade.models import MascaradeChoice, MascaradeState, MascaradeView
 from games.mascarade.sampler import MascaradeSampler, track
-from games.search import Draw, SearchPolicy, share_of
+from games.search import Draw, share_of
 
 
 class Mode(StrEnum):
@@ -85,10 +85,11 @@ def salted_tracking(salt: int) -> Iterator[None]:
 
 
 class TrueState(MascaradeSampler):
-    """Deals the true state, every time (it cheats)."""
+    """Deals the true state, every time (it cheats); ``deals`` are the seat's tracked
+    deals, for its guide's beliefs alone."""
 
-    def __init__(self, truth: MascaradeState) -> None:
-        super().__init__(None, tracking=False)
+    def __init__(self, truth: MascaradeState, deals: list[list[Character]] | None = None) -> None:
+        super().__init__(deals, tracking=False)
         self.truth = truth
 
     def prepare(self, view: MascaradeView, history: Sequence[Event]) -> Draw[MascaradeState]:
@@ -129,16 +130,12 @@ class OracleSearch(MascaradeSearch):
         self.table = table
         self.remembering = POLICIES[Level.NORMAL]
 
-    def recall(
-        self, view: Any, prompt: Prompt[Any], rng: random.Random, history: Sequence[Event]
-    ) -> Any:
+    def moment_sampler(self, view: MascaradeView, history: Sequence[Event]) -> MascaradeSampler:
+        """The true state, with the deals HARD tracks for its guide: the rest of the
+        decision is HARD's own (``MascaradeSearch.recall``)."""
         assert self.table.truth is not None
-        moment = copy.copy(self)
         deals = track(view, history, free_odds=self.free_swap_odds(view))
-        moment.guide = RememberingPolicy(deals, knobs=self.guide_knobs(view))
-        moment.sampler = TrueState(self.table.truth)
-        moment.others_sure_of_own = self.big_table(view)
-        return SearchPolicy.recall(moment, view, prompt, rng, history)
+        return TrueState(self.table.truth, deals)
 
     def simulate(
         self,
