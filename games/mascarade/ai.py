@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from games.ai import Level, Policy
@@ -161,30 +162,45 @@ def beliefs_of(view: MascaradeView) -> list[Belief]:
 def beliefs_from(
     memories: Sequence[Memory | None], characters: Sequence[Character]
 ) -> list[Belief]:
-    """``beliefs_of`` from memories of every place (``flat_memories``) and the set."""
+    """``beliefs_of`` from memories of every place (``flat_memories``) and the set.
+
+    The beliefs are shared between the calls given the same memories (a search asks
+    for the same ones again and again: 98 % of its calls at 6 players), so they must
+    not be changed; the list is the caller's own."""
+    key = tuple(None if m is None else (m.character, m.stale) for m in memories)
+    return list(shared_beliefs(key, tuple(characters)))
+
+
+@lru_cache(maxsize=4096)
+def shared_beliefs(
+    memories: tuple[tuple[Character, bool] | None, ...], characters: tuple[Character, ...]
+) -> tuple[Belief, ...]:
+    """``beliefs_from`` of memories given as (character, stale) pairs."""
     pool = Counter(characters)
     result: list[Belief] = [{} for _ in memories]
     unsure: list[int] = []
     for place, memory in enumerate(memories):
-        if memory is not None and not memory.stale and pool[memory.character] > 0:
-            result[place] = {memory.character: 1.0}
-            pool[memory.character] -= 1
+        if memory is not None and not memory[1] and pool[memory[0]] > 0:
+            result[place] = {memory[0]: 1.0}
+            pool[memory[0]] -= 1
         else:
             unsure.append(place)
     if unsure:
         rows = spread(pool, [memories[p] for p in unsure])
         for place, row in zip(unsure, rows, strict=True):
             result[place] = row
-    return result
+    return tuple(result)
 
 
-def spread(pool: Counter[Character], memories: Sequence[Memory | None]) -> list[Belief]:
+def spread(
+    pool: Counter[Character], memories: Sequence[tuple[Character, bool] | None]
+) -> list[Belief]:
     """Share the unaccounted characters over the unsure places: each place leans
     towards its stale memory, and each character's total stays its number of copies
     (a few rounds of iterative proportional fitting)."""
     characters = [c for c, n in pool.items() if n > 0]
     rows = [
-        [pool[c] * (STAY_WEIGHT if m is not None and m.character is c else 1.0) for c in characters]
+        [pool[c] * (STAY_WEIGHT if m is not None and m[0] is c else 1.0) for c in characters]
         for m in memories
     ]
     for _ in range(3):
@@ -211,40 +227,42 @@ def certainty(belief: Belief) -> float:
 # --- the table as coins ------------------------------------------------------
 
 
-@dataclass
 class Fortunes:
     """The viewer's situation: coins, who plays, and what each power would do."""
 
-    view: MascaradeView
-    me: Seat
-    harms: dict[tuple[Seat, Character], float] = field(default_factory=dict)
-    knobs: Knobs = NORMAL_KNOBS
-
-    @cached_property
-    def coins(self) -> list[float]:
-        return [float(p.coins) for p in self.view.players]
-
-    @cached_property
-    def playing(self) -> list[Seat]:
-        return [p.seat for p in self.view.players if p.in_play]
-
-    @cached_property
-    def rivals(self) -> list[Seat]:
-        return [s for s in self.playing if s != self.me]
-
-    @cached_property
-    def now(self) -> float:
-        return self.standing(self.coins)
+    def __init__(self, view: MascaradeView, me: Seat, knobs: Knobs = NORMAL_KNOBS) -> None:
+        self.view = view
+        self.me = me
+        self.knobs = knobs
+        self.harms: dict[tuple[Seat, Character], float] = {}
+        self.coins = [float(p.coins) for p in view.players]
+        self.playing = [p.seat for p in view.players if p.in_play]
+        self.rivals = [s for s in self.playing if s != me]
+        self.rivals_coins: Callable[[Sequence[float]], Sequence[float]] = (
+            itemgetter(*self.rivals) if len(self.rivals) > 1 else self.listed_rivals
+        )
+        """The rivals' entries of a list of coins (``itemgetter`` from two rivals on:
+        ``standing`` runs some 70 times a simulation)."""
+        self.clockwise: dict[Seat, list[Seat]] = {}
+        """``others_clockwise`` of the seats already asked."""
+        self._values: dict[Character, float] | None = None
+        self.now = self.standing(self.coins)
 
     def others_clockwise(self, seat: Seat) -> list[Seat]:
-        seats = len(self.view.players)
-        around = ((seat + step) % seats for step in range(1, seats))
-        return [s for s in around if self.view.players[s].in_play]
+        known = self.clockwise.get(seat)
+        if known is None:
+            seats = len(self.view.players)
+            around = ((seat + step) % seats for step in range(1, seats))
+            known = self.clockwise[seat] = [s for s in around if self.view.players[s].in_play]
+        return known
+
+    def listed_rivals(self, coins: Sequence[float]) -> list[float]:
+        return [coins[s] for s in self.rivals]
 
     def standing(self, coins: Sequence[float]) -> float:
         """How good these fortunes are for the viewer; a finished game is +-WIN."""
         mine = coins[self.me]
-        rivals = [coins[s] for s in self.rivals]
+        rivals = self.rivals_coins(coins)
         if not rivals or mine >= WINNING_COINS:
             return WIN
         richest, poorest = max(rivals), min(rivals)
@@ -252,13 +270,13 @@ class Fortunes:
             return -WIN
         if mine <= 0 or poorest <= 0:
             return WIN if mine >= richest else -WIN
-        return mine - self.rival_weight(min(mine, poorest)) * richest
-
-    def rival_weight(self, poorest: float) -> float:
-        """Near a bankruptcy the richest wins: then only the lead counts."""
-        danger_coins, weight = self.knobs.danger_coins, self.knobs.rival_weight
-        danger = min(1.0, max(0.0, (danger_coins - poorest) / (danger_coins - 1)))
-        return weight + (1 - weight) * danger
+        # The richest rival's weight: near a bankruptcy the richest wins, so then only
+        # the lead counts.
+        knobs = self.knobs
+        danger_coins, weight = knobs.danger_coins, knobs.rival_weight
+        lowest = min(mine, poorest)
+        danger = min(1.0, max(0.0, (danger_coins - lowest) / (danger_coins - 1)))
+        return mine - (weight + (1 - weight) * danger) * richest
 
     def fined(self, coins: Sequence[float], *seats: Seat) -> list[float]:
         after = list(coins)
@@ -304,13 +322,15 @@ class Fortunes:
         target = self.richest_other(user, coins)
         return swapped(coins, user, target) if coins[target] > coins[user] else coins
 
-    @cached_property
+    @property
     def values(self) -> dict[Character, float]:
         """What using each power now would bring the viewer (standing gained)."""
-        return {
-            c: self.standing(self.after_power(self.me, c)) - self.now + POWER_EXTRA.get(c, 0.0)
-            for c in dict.fromkeys(self.view.characters)
-        }
+        if self._values is None:
+            self._values = {
+                c: self.standing(self.after_power(self.me, c)) - self.now + POWER_EXTRA.get(c, 0.0)
+                for c in dict.fromkeys(self.view.characters)
+            }
+        return self._values
 
     def harm(self, user: Seat, character: Character) -> float:
         """Standing the viewer gains (mostly loses) when ``user`` uses the power."""

@@ -21,6 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import repeat
+from operator import add, mul
 
 from games.base import Seat
 from games.search import softmax
@@ -58,6 +61,36 @@ class Layout:
     def size(self) -> int:
         return 2 * len(self.characters) + len(self.stages) + self.players + len(DENSE) + 3
 
+    @cached_property
+    def slots(self) -> Slots:
+        """Where each one-hot group starts, and each value's place in its group."""
+        dense = len(self.characters)
+        wait = dense + len(DENSE)
+        stage = wait + self.players
+        announced = stage + len(self.stages)
+        return Slots(
+            character={c: i for i, c in enumerate(self.characters)},
+            stage={s: i for i, s in enumerate(self.stages)},
+            dense=dense,
+            wait=wait,
+            stages=stage,
+            announced=announced,
+            flags=announced + len(self.characters),
+        )
+
+
+@dataclass(frozen=True)
+class Slots:
+    """A ``Layout``'s places: its groups' first inputs, and the one-hot indexes."""
+
+    character: dict[Character, int]
+    stage: dict[Stage, int]
+    dense: int
+    wait: int
+    stages: int
+    announced: int
+    flags: int
+
 
 DENSE = (
     "coins",
@@ -84,21 +117,36 @@ def features(state: MascaradeState, seat: Seat, layout: Layout) -> list[float]:
     character, must swap this turn."""
     n = state.seats
     coins = state.coins
+    in_play = state.in_play
     card = state.cards[seat]
     mine = coins[seat]
     richest_other = max(
-        (c for other, c in enumerate(coins) if other != seat and state.in_play[other]),
-        default=0,
+        (c for other, c in enumerate(coins) if other != seat and in_play[other]), default=0
     )
     gain = power_gain(state, seat, card)
     cheat = card is Character.CHEAT and mine >= CHEAT_COINS
-    fresh = [
-        knowledge.seen[seat] is card and not knowledge.stale[seat] for knowledge in state.knowledge
-    ]
+    knows_own, known_by = False, 0
+    for observer, knowledge in enumerate(state.knowledge):
+        if knowledge.seen[seat] is card and not knowledge.stale[seat]:
+            if observer == seat:
+                knows_own = True
+            else:
+                known_by += 1
     announcement = state.announcement
     announced = announcement.character if announcement is not None else None
-    inputs = [float(card is c) for c in layout.characters]
-    inputs += [
+    wait = (seat - state.turn) % n
+    slots = layout.slots
+    inputs = [0.0] * layout.size
+    # The one-hot groups' single ones, by index (a value outside the layout has none).
+    for group, index in (
+        (0, slots.character.get(card)),
+        (slots.wait, wait if wait < layout.players else None),
+        (slots.stages, slots.stage.get(state.stage)),
+        (slots.announced, slots.character.get(announced) if announced is not None else None),
+    ):
+        if index is not None:
+            inputs[group + index] = 1.0
+    inputs[slots.dense : slots.wait] = [
         mine / SCALE,
         (mine - richest_other) / SCALE,
         richest_other / SCALE,
@@ -107,14 +155,10 @@ def features(state: MascaradeState, seat: Seat, layout: Layout) -> list[float]:
         gain / SCALE,
         float(cheat),
         float(cheat or mine + gain >= WINNING_COINS),
-        float(fresh[seat]),
-        (sum(fresh) - fresh[seat]) / (n - 1),
+        float(knows_own),
+        known_by / (n - 1),
     ]
-    wait = (seat - state.turn) % n
-    inputs += [float(wait == w) for w in range(layout.players)]
-    inputs += [float(state.stage is s) for s in layout.stages]
-    inputs += [float(announced is c) for c in layout.characters]
-    inputs += [
+    inputs[slots.flags :] = [
         float(announcement is not None and announcement.claimant == seat),
         float(announced is card),
         float(state.must_swap and state.turn == seat),
@@ -133,12 +177,16 @@ class Net:
     output_weights: tuple[float, ...]
 
     def score(self, inputs: Sequence[float]) -> float:
-        hidden = list(self.hidden_bias)
-        # Most inputs are zero (the one-hot groups): add only the others' rows.
+        hidden: Sequence[float] = self.hidden_bias
+        # Most inputs are zero (the one-hot groups): add only the others' rows; most
+        # of those are one, whose row adds as it is (1.0 * w is w, to the bit).
         for value, row in zip(inputs, self.input_weights, strict=True):
-            if value:
-                hidden = [h + value * w for h, w in zip(hidden, row, strict=True)]
-        return sum(o * math.tanh(h) for o, h in zip(self.output_weights, hidden, strict=True))
+            if value == 1.0:
+                hidden = list(map(add, hidden, row))
+            elif value:
+                hidden = list(map(add, hidden, map(mul, repeat(value), row)))
+        score: float = sum(map(mul, self.output_weights, map(math.tanh, hidden)))
+        return score
 
     @classmethod
     def from_numbers(cls, layout: Layout, hidden: int, numbers: str) -> Net:
