@@ -137,6 +137,34 @@ def test_a_possible_swap_splits_a_memory_between_the_two_cards() -> None:
     assert mover[1] == {KING: 1.0}, "the swapper's memory follows the cards"
 
 
+def test_beliefs_of_the_same_memories_are_worked_out_once_and_the_list_is_the_callers() -> None:
+    """The search asks for the same beliefs again and again: they are shared, so a
+    caller that reorders its list (as a swap's worth does) changes nobody else's."""
+    table = six()
+    knows(table.state, 0, 0)
+    first = beliefs_of(GAME.view(table.state, 0))
+    expected = [dict(b) for b in first]
+    first.reverse()
+    again = beliefs_of(GAME.view(table.state, 0))
+    assert again == expected
+    assert again[3] is first[2], "the same belief, not worked out again"
+    knows(table.state, 0, 3)
+    assert beliefs_of(GAME.view(table.state, 0))[3] == {QUEEN: 1.0}, "new memories, new beliefs"
+
+
+def test_the_same_fortunes_are_shared_and_others_are_not() -> None:
+    table = six(coins=[6, 6, 6, 6, 6, 6])
+    view = GAME.view(table.state, 0)
+    fortunes = ai.Fortunes.of(view, 0)
+    assert ai.Fortunes.of(GAME.view(table.state, 0), 0) is fortunes
+    assert ai.Fortunes.of(view, 1) is not fortunes, "another viewer weighs them otherwise"
+    assert ai.Fortunes.of(view, 0, BIG_TABLE_KNOBS) is not fortunes
+    table.state.coins[3] = 11
+    richer = ai.Fortunes.of(GAME.view(table.state, 0), 0)
+    assert richer is not fortunes and richer.coins[3] == 11.0 and fortunes.coins[3] == 6.0
+    assert richer.harm(3, KING) < -10 < fortunes.harm(3, KING) < 0, "now the King would win"
+
+
 # --- the turn -----------------------------------------------------------------------
 
 
