@@ -32,6 +32,7 @@ from .sampler import (
     SWAP_ODDS,
     Follower,
     MascaradeSampler,
+    Replayed,
     Table,
     learned_value,
     net_for,
@@ -144,17 +145,31 @@ class Minds:
     """What the other seats remember in one decision's simulations. Each state drawn
     from the seat's stories comes with its game (``MascaradeSampler.replayed``):
     each other seat's deals (``Follower``, as a remembering NORMAL follows them)
-    are started once from the history that game gives it, then copied for every
-    simulation of that state, which steps them through its own events."""
+    are started from the history that game gives it, then copied for each
+    simulation of that state and stepped through the simulation's events.
+
+    All of it happens when the seat first decides (``follower``): a simulation
+    where it decides nothing (a swap's, most often) starts, copies and steps nothing
+    for it. The deals are the same either way: a follower depends only on its seat's
+    story and on the events it is shown, in order."""
 
     def __init__(self, sampler: MascaradeSampler, viewer: Seat) -> None:
         self.sampler = sampler
         self.viewer = viewer
         """The searching seat (its own later decisions are not a remembering NORMAL's)."""
-        self.started: list[Follower | None] = []
-        self.source: object = None
-        self.current: list[Follower | None] | None = None
-        """This simulation's followers (None: the others read their views alone)."""
+        self.started: dict[Seat, Follower | None] = {}
+        """The followers of the last state drawn, as its story leaves them."""
+        self.source: Replayed | None = None
+        """The last state drawn's game."""
+        self.table: Table | None = None
+        """The table of the last state drawn."""
+        self.current: dict[Seat, Follower | None] | None = None
+        """This simulation's followers, by seat (None: the others read their views
+        alone)."""
+        self.events: list[Event] = []
+        """This simulation's events so far."""
+        self.read: dict[Seat, int] = {}
+        """How many of them each follower of ``current`` has stepped through."""
 
     def begin(self, state: MascaradeState) -> None:
         """Before a simulation from a copy of the last state drawn."""
@@ -163,37 +178,53 @@ class Minds:
             self.current = None
             return
         if replayed is not self.source:
-            table = Table(state.seats, state.hand_size, tuple(state.characters))
-            self.started = [
-                None
-                if seat == self.viewer
-                else Follower.start(
-                    table,
-                    seat,
-                    replayed.knowledge[seat].memories(),
-                    replayed.histories[seat],
-                    NORMAL_PARTICLES,
-                    random.Random(replayed.salt + seat),
-                )
-                for seat in range(state.seats)
-            ]
+            self.started = {}
             self.source = replayed
-        self.current = [None if f is None else f.copy() for f in self.started]
+            self.table = Table(state.seats, state.hand_size, tuple(state.characters))
+        self.current = {}
+        self.events = []
+        self.read = {}
 
-    def observe(self, seats: int, events: Sequence[Event]) -> None:
-        """Each follower steps through the events its seat is shown."""
+    def observe(self, events: Sequence[Event]) -> None:
+        """The simulation's events, for its followers to step through when asked."""
+        if self.current is not None:
+            self.events.extend(events)
+
+    def follower(self, seat: Seat) -> Follower | None:
+        """The seat's deals in this simulation, up to its last event (None: the
+        searching seat, a seat whose deals cannot be followed, or no stories)."""
         current = self.current
-        if current is None:
-            return
-        for event in events:
-            for seat in range(seats) if event.audience is None else event.audience:
-                follower = current[seat]
-                if follower is not None:
+        if current is None or seat == self.viewer:
+            return None
+        if seat not in current:
+            if seat not in self.started:
+                self.started[seat] = self.start(seat)
+            origin = self.started[seat]
+            current[seat] = None if origin is None else origin.copy()
+            self.read[seat] = 0
+        follower = current[seat]
+        if follower is not None:
+            for event in self.events[self.read[seat] :]:
+                if event.audience is None or seat in event.audience:
                     follower.step(event)
+            self.read[seat] = len(self.events)
+        return follower
+
+    def start(self, seat: Seat) -> Follower | None:
+        """The seat's deals as the last state drawn's story leaves them."""
+        replayed, table = self.source, self.table
+        assert replayed is not None and table is not None
+        return Follower.start(
+            table,
+            seat,
+            replayed.knowledge[seat].memories(),
+            replayed.histories[seat],
+            NORMAL_PARTICLES,
+            random.Random(replayed.salt + seat),
+        )
 
     def deals(self, seat: int, view: MascaradeView) -> list[list[Character]] | None:
-        current = self.current
-        follower = None if current is None else current[seat]
+        follower = self.follower(seat)
         return None if follower is None else follower.deals(flat_memories(view))
 
 
@@ -208,7 +239,7 @@ class ObservedMascarade(Mascarade):
         self, state: MascaradeState, seat: int, choice: MascaradeChoice
     ) -> list[Event]:
         events = super().apply_in_place(state, seat, choice)
-        self.minds.observe(state.seats, events)
+        self.minds.observe(events)
         return events
 
 

@@ -198,9 +198,10 @@ def test_up_to_four_players_the_simulations_play_the_others_from_their_memories(
         assert not Spying.log and rollouts
 
 
-def test_minds_start_no_follower_for_the_searching_seat() -> None:
+def test_minds_follow_the_other_seats_and_not_the_searching_one() -> None:
     """The searching seat's own later decisions are its rollout's: no deals are
-    followed for it."""
+    followed for it. The others' are started when first asked for, once per state
+    drawn, and copied for each simulation."""
     game = played(4, seed=8)
     state, histories, _ = game.moments[30]
     seat = 2
@@ -211,8 +212,15 @@ def test_minds_start_no_follower_for_the_searching_seat() -> None:
     sampled = sampler.prepare(view, histories[seat])(random.Random(1))
     minds = Minds(sampler, seat)
     minds.begin(sampled)
-    assert minds.current is not None
-    assert [f is None for f in minds.current] == [s == seat for s in range(4)]
+    assert minds.current == {}, "nothing started before a seat decides"
+    followers = [minds.follower(s) for s in range(4)]
+    assert [f is None for f in followers] == [s == seat for s in range(4)]
+    assert minds.follower(0) is followers[0], "one follower a seat in a simulation"
+    minds.begin(sampled)
+    again = minds.follower(0)
+    assert again is not None and again is not followers[0], "a copy for the next simulation"
+    assert again is not minds.started[0] and minds.started[0] is not followers[0]
+    assert again.particles == followers[0].particles
 
 
 STEP = 0.001
