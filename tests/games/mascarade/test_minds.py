@@ -216,11 +216,13 @@ def test_minds_follow_the_other_seats_and_not_the_searching_one() -> None:
     followers = [minds.follower(s) for s in range(4)]
     assert [f is None for f in followers] == [s == seat for s in range(4)]
     assert minds.follower(0) is followers[0], "one follower a seat in a simulation"
+    first = followers[0]
+    assert first is not None
     minds.begin(sampled)
     again = minds.follower(0)
-    assert again is not None and again is not followers[0], "a copy for the next simulation"
-    assert again is not minds.started[0] and minds.started[0] is not followers[0]
-    assert again.particles == followers[0].particles
+    assert again is not None and again is not first, "a copy for the next simulation"
+    assert again is not minds.started[0] and minds.started[0] is not first
+    assert again.particles == first.particles
 
 
 STEP = 0.001
