@@ -92,15 +92,13 @@ ms."""
 
 from __future__ import annotations
 
-import gc
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from games.base import Event, Prompt, Seat
-from games.search import SearchPolicy, share_of
+from games.search import SearchPolicy, collector_paused, share_of
 
 from .ai import NormalPolicy, context_of
 from .cards import CHAMBER_SIZE
@@ -201,26 +199,3 @@ class RoundSearch(SearchPolicy[ConspiracyView, ConspiracyState]):
 def next_turn_of(state: ConspiracyState, seat: Seat, start: int) -> bool:
     """Whether the seat's first turn after turn number ``start`` is starting."""
     return state.turn == seat and state.stage is Stage.RECRUIT and state.turn_number > start
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No automatic garbage collection inside, and what lives at the end is frozen
-    (``gc.freeze``) for the collections that follow.
-
-    A simulation's states outlive many young collections, so full ones came often,
-    and each traverses the long-lived heap (the engine's cached chamber views,
-    NORMAL's memos): they took about half the simulations of a 0.2 s decision, and
-    one, landing in a decision or when the collector resumed, took up to 0.27 s of
-    CPU (the decisions over twice the budget). The engine and the policies make no
-    reference cycles (a collection after a game of HARD decisions found none to
-    free), so nothing is left for the collector to reclaim: objects still go away
-    by their reference counts, frozen or not."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()

@@ -11,7 +11,7 @@ from typing import Any
 from games.ai import Level, Policy
 from games.base import Event, Prompt, Seat
 from games.entry import GameEntry
-from games.search import SearchPolicy, SearchSettings
+from games.search import SearchPolicy, SearchSettings, collector_paused
 
 from .ai import (
     NORMAL_KNOBS,
@@ -48,9 +48,10 @@ SEARCHED_PLAYERS = 6
 Beyond, it searches only where a learned value was trained for the table (10
 players, the official set: ``MascaradeSearch.searches``), else plays its guide
 (NORMAL following 200 deals); beyond it either way, with ``BIG_TABLE_KNOBS``,
-``FREE_SWAP_ODDS`` and ``THREAT_COINS``. Its simulations play the others by a NORMAL
-that reads its view alone (beyond 6 players sure of its own card: ``SureOfOwn``),
-which misjudges the remembering NORMALs most at big tables: at 10 players the
+``FREE_SWAP_ODDS`` and ``THREAT_COINS``. There its simulations play the others by a
+NORMAL that reads its view alone, sure of its own card (``SureOfOwn``; up to 6
+players, as remembering NORMALs: ``REMEMBERED_SIZES``), which misjudges the
+remembering NORMALs most at big tables: at 10 players the
 search scored by the fitted odds and cut soon after the turn won 7.5 % (4.6-12.0) of
 200 games where its guide won 12.0 % of the same (0.2 s of CPU). Scored by the
 learned value and cut at the turn's end, it won 17.0 % of seeds 201-400 where the
@@ -114,17 +115,20 @@ of 200 games at 10 players against remembering NORMALs, 13.5 % before; its guide
 alone 18.5 % (15.0-22.6) against 14.8 % (11.6-18.6) on fresh seeds 1001-1400. Where
 HARD searches (6 players and fewer) its memory is as before."""
 
-REMEMBERED_SIZES = frozenset({2, 3, 4})
+REMEMBERED_SIZES = frozenset({2, 3, 4, 6})
 """The tables whose simulations play the other seats as remembering NORMALs
 (``Minds``), each with the history its sampled state's story gives it, instead of
 NORMALs reading their views alone. Screened against remembering NORMALs at 0.2 s of
 CPU, paired with the HARD before on the same seeds (games won by the new alone /
 by the old alone): 2 players 92.0 % of 88 games against 80.7 % (15/5), 3 players
 69.0 % of 100 against 55.0 % (27/13), 4 players 62.0 % of 100 against 37.0 %; at 4
-players and 40 simulations a decision, 61.5 % of 200 against 36.5 % (71/21). Not at
-6 players: 30.4 % of 161 against 30.4 % (33/33), its simulations costlier; nor with
-the learned value and the cut at the turn's end: 30.0 % of 200 against 28.0 %
-(39/35), 28 simulations a searched decision instead of 101. The 1,000-game cells:
+players and 40 simulations a decision, 61.5 % of 200 against 36.5 % (71/21). At 6
+players they had cost three quarters of the simulations and gained nothing measurable
+(30.0 % of 200 against 28.0 %, 39/35, 28 simulations a searched decision instead of
+101); started only for the seats that decide (``Minds``), with the collector paused
+and the stop at the deadline (``STOPPED_SIZES``), 38.2 % (35.2-41.3) of 1,000 games against
+the view-only others' 29.1 % (242/151; 82 simulations a searched decision; at a
+fixed 40, 31.8 % of 255 against 29.4 %, 54/48). The 1,000-game cells:
 bench/results/mascarade-hard.md."""
 
 THREAT_COINS = 10
@@ -136,9 +140,16 @@ players lost 47 of 200 games to a true Cheat and 28 to a true King
 where the search without them won 17.0 % (15/8) and the guide 15.5 % (35/25). From
 9 coins: 19.1 % of 403 games where this won 18.6 % (22/20); from 8, less."""
 
+STOPPED_SIZES = frozenset({2, 3, 6})
+"""The tables whose simulations stop at the decision's deadline
+(``MascaradeSearch.stops_at_deadline``): below CUT_AFTER_TURN_FROM, where one may play
+40 choices, and at 6 players, where the others remember (``REMEMBERED_SIZES``) and a
+simulation whose announcement asks all five of them starts each one's deals (some 7
+ms a seat) where most simulations take 2-3 ms."""
+
 MARGIN = 0.9
-"""Share of the budget the search may plan to use (from 4 players one simulation may
-end past it; below, it stops at the deadline: ``MascaradeSearch.stops_at_deadline``)."""
+"""Share of the budget the search may plan to use (where its simulations do not stop
+at the deadline, ``STOPPED_SIZES``, a last one may end past it)."""
 
 
 class Minds:
@@ -319,7 +330,8 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
             moment.game = ObservedMascarade(minds)
         moment.others_sure_of_own = self.big_table(view)
         moment.guide = RememberingPolicy(sampler.deals, knobs=self.guide_knobs(view))
-        return SearchPolicy.recall(moment, view, prompt, rng, history)
+        with collector_paused():
+            return SearchPolicy.recall(moment, view, prompt, rng, history)
 
     def moment_sampler(self, view: MascaradeView, history: Sequence[Event]) -> MascaradeSampler:
         """The deals tracked through the history once for the decision (for the
@@ -354,8 +366,8 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         return super().simulate(state, seat, choice, rng, stop_at)
 
     def stops_at_deadline(self, view: MascaradeView) -> bool:
-        """Below CUT_AFTER_TURN_FROM players, where a simulation plays up to 40
-        choices and one may take several times the others' average. Such a last
+        """At ``STOPPED_SIZES``. Below CUT_AFTER_TURN_FROM players, where a simulation
+        plays up to 40 choices and one may take several times the others' average. Such a last
         simulation overran the budget: at 3 players 1.7 % of HARD's decisions took
         over 0.2 s of CPU (up to 250 ms; p99 over the budget), each time a last
         simulation of 50-90 ms after others of 10-20 (scratch probe, 60 games; from
@@ -363,7 +375,7 @@ class MascaradeSearch(SearchPolicy[MascaradeView, MascaradeState]):
         players and 1 of 16,774 at 3 (1,000 games each), max 206 ms; the same
         simulations a decision and no measurable loss of strength
         (bench/results/mascarade-hard.md)."""
-        return len(view.players) < CUT_AFTER_TURN_FROM
+        return len(view.players) in STOPPED_SIZES
 
     def simulated(self, actor: Seat, seat: Seat) -> Policy[Any, Any]:
         """The searching seat and known computers as the shared search plays them;
@@ -445,7 +457,7 @@ HARD = MascaradeSearch(
 )
 """Searches over sampled hidden cards from NORMAL's choice (with the beliefs the
 history gives), playing on with NORMAL from the views alone (games.search), or at 2
-to 4 players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``),
+to 4 and 6 players (``REMEMBERED_SIZES``) the others as remembering NORMALs (``Minds``),
 beyond 6 players as NORMALs sure of their own cards (``SureOfOwn``); a
 simulation cut off (after 40 choices at 2 and 3 players, soon after the turn from 4 on:
 ``MascaradeSearch.horizon``) is scored by the learned value (games.mascarade.value) at

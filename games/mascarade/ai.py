@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
@@ -253,10 +253,11 @@ class Fortunes:
         self.playing = [seat for seat, playing in enumerate(in_play) if playing]
         self.rivals = [s for s in self.playing if s != me]
         self.rivals_coins: Callable[[Sequence[float]], Sequence[float]] = (
-            itemgetter(*self.rivals) if len(self.rivals) > 1 else self.listed_rivals
+            itemgetter(*self.rivals) if len(self.rivals) > 1 else partial(listed, self.rivals)
         )
         """The rivals' entries of a list of coins (``itemgetter`` from two rivals on:
-        ``standing`` runs some 70 times a simulation)."""
+        ``standing`` runs some 70 times a simulation; no method of its own, which
+        would make a reference cycle)."""
         self.clockwise: dict[Seat, list[Seat]] = {}
         """``others_clockwise`` of the seats already asked."""
         self._values: dict[Character, float] | None = None
@@ -281,9 +282,6 @@ class Fortunes:
             around = ((seat + step) % seats for step in range(1, seats))
             known = self.clockwise[seat] = [s for s in around if self.in_play[s]]
         return known
-
-    def listed_rivals(self, coins: Sequence[float]) -> list[float]:
-        return [coins[s] for s in self.rivals]
 
     def standing(self, coins: Sequence[float]) -> float:
         """How good these fortunes are for the viewer; a finished game is +-WIN."""
@@ -364,6 +362,11 @@ class Fortunes:
         if key not in self.harms:
             self.harms[key] = self.standing(self.after_power(user, character)) - self.now
         return self.harms[key]
+
+
+def listed(seats: Sequence[Seat], coins: Sequence[float]) -> list[float]:
+    """The entries of ``coins`` at ``seats``, as a list."""
+    return [coins[s] for s in seats]
 
 
 @lru_cache(maxsize=4096)

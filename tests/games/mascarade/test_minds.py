@@ -6,6 +6,7 @@ players a simulation still running at the decision's deadline stops there."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from games.mascarade import (
     Minds,
     Recalling,
 )
-from games.mascarade.ai import NormalPolicy, flat_memories
+from games.mascarade.ai import NormalPolicy, flat_memories, shared_beliefs, shared_fortunes
 from games.mascarade.engine import Mascarade
 from games.mascarade.models import SwapDecided, SwapDone
 from games.mascarade.sampler import Follower, MascaradeSampler, Particle, replay, track
@@ -229,16 +230,19 @@ STEP = 0.001
 """Seconds of the fake clock one step of the rules takes (nothing else takes any)."""
 
 
-@pytest.mark.parametrize(("players", "cut"), [(2, True), (3, True), (4, False)])
-def test_below_four_players_a_simulation_stops_at_the_decisions_deadline(
+@pytest.mark.parametrize(
+    ("players", "cut"), [(2, True), (3, True), (4, False), (6, True), (10, False)]
+)
+def test_a_simulation_stops_at_the_decisions_deadline_at_2_3_and_6_players(
     players: int, cut: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The search starts one more simulation while the average one fits in the
     budget left (the first one always); at 2 and 3 players a simulation plays up to
-    40 choices, and a long last one overran the budget. There it now stops at the
-    deadline: with a budget of three steps, every decision ends within one step of
-    it. From 4 players (short simulations) nothing changed: a simulation ends where
-    it ends, past the deadline."""
+    40 choices, and a long last one overran the budget; at 6 players one that asks
+    the others to contest starts each one's remembered deals. There it now stops at
+    the deadline: with a budget of three steps, every decision ends within one step
+    of it. At 4 and 10 players nothing changed: a simulation ends where it ends, past
+    the deadline."""
     clock = [0.0]
     original = Mascarade.apply_in_place
 
@@ -266,3 +270,60 @@ def test_below_four_players_a_simulation_stops_at_the_decisions_deadline(
         assert max(overruns) <= STEP + 1e-9
     else:
         assert max(overruns) > 2 * STEP
+
+
+@pytest.mark.parametrize("players", [4, 6, 10])
+def test_no_automatic_garbage_collection_during_a_decision(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 6 players, with the others' remembered deals, full collections of 25-45 ms
+    came some one every three decisions and put them over the budget: the search
+    pauses the collector while it thinks, gives it back as it found it, and freezes
+    what lives after it."""
+    game = played(players, seed=5)
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=6))
+    seen: list[bool] = []
+    simulate = searcher.simulate
+
+    def watched(*args: object) -> float:
+        seen.append(gc.isenabled())
+        return simulate(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MascaradeSearch, "simulate", lambda self, *args: watched(*args))
+    state, histories, _ = game.moments[40]
+    seat = GAME.awaiting(state)[0]
+    view = GAME.view(state, seat)
+    assert view.prompt is not None and len(view.prompt.choices) > 1
+    for enabled in (True, False):
+        gc.unfreeze()
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert searcher.choose(view, random.Random(1), histories[seat]) in view.prompt.choices
+            assert gc.isenabled() is enabled
+            assert gc.get_freeze_count() > 0
+        finally:
+            gc.enable()
+    assert seen and not any(seen)
+
+
+def test_a_game_of_hard_decisions_leaves_no_reference_cycles() -> None:
+    """What the collector would have freed is nothing: the search's objects (shared
+    beliefs and fortunes, the others' deals) go by their reference counts, so
+    freezing them leaks nothing."""
+    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=6))
+    game = played(6, seed=5)
+    gc.unfreeze()
+    gc.collect()
+    gc.disable()
+    try:
+        for state, histories, _ in game.moments[10:40:3]:
+            seat = GAME.awaiting(state)[0]
+            view = GAME.view(state, seat)
+            if view.prompt is not None:
+                searcher.choose(view, random.Random(2), histories[seat])
+        shared_beliefs.cache_clear()
+        shared_fortunes.cache_clear()
+        gc.unfreeze()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
