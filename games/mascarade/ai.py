@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
@@ -260,7 +260,6 @@ class Fortunes:
         would make a reference cycle)."""
         self.clockwise: dict[Seat, list[Seat]] = {}
         """``others_clockwise`` of the seats already asked."""
-        self._values: dict[Character, float] | None = None
         self.now = self.standing(self.coins)
 
     @staticmethod
@@ -346,15 +345,13 @@ class Fortunes:
         target = self.richest_other(user, coins)
         return swapped(coins, user, target) if coins[target] > coins[user] else coins
 
-    @property
+    @cached_property
     def values(self) -> dict[Character, float]:
         """What using each power now would bring the viewer (standing gained)."""
-        if self._values is None:
-            self._values = {
-                c: self.standing(self.after_power(self.me, c)) - self.now + POWER_EXTRA.get(c, 0.0)
-                for c in dict.fromkeys(self.characters)
-            }
-        return self._values
+        return {
+            c: self.standing(self.after_power(self.me, c)) - self.now + POWER_EXTRA.get(c, 0.0)
+            for c in dict.fromkeys(self.characters)
+        }
 
     def harm(self, user: Seat, character: Character) -> float:
         """Standing the viewer gains (mostly loses) when ``user`` uses the power."""
