@@ -241,7 +241,8 @@ class Ledger:
         self.cells: dict[str, Cell] = {}
         """The cells the file names, by id."""
         self.games: dict[Cell, dict[int, Played]] = {}
-        """Each cell's games by index (a carried cell's include its source's)."""
+        """Each cell's games by index (a carried cell's include its source's records,
+        whose ``cell`` is the source)."""
         for line in lines:
             self._read(line)
 
@@ -262,24 +263,27 @@ class Ledger:
         fields = json.loads(line)
         self._count(played_of(self.cells[fields[0]], fields))
 
-    def _count(self, game: Played) -> int:
-        """Counts a game in its cell; 1 if the cell lacked its index, else 0."""
-        games = self.games.setdefault(game.cell, {})
+    def _count(self, game: Played, cell: Cell | None = None) -> int:
+        """Counts a game in its cell (or in ``cell``, which refers to the game's own);
+        1 if the cell lacked its index, else 0."""
+        cell = cell or game.cell
+        games = self.games.setdefault(cell, {})
         if game.index in games:
             return 0
         games[game.index] = game
-        tally = self.tallies.get(game.cell)
+        tally = self.tallies.get(cell)
         if tally is None:  # not setdefault: a Tally built for every game was most of a load
-            tally = self.tallies[game.cell] = Tally(cell=game.cell)
+            tally = self.tallies[cell] = Tally(cell=cell)
         tally.add(game)
         return 1
 
     def _refer(self, cell: Cell, source: Cell) -> int:
-        """Counts the source's games (so far) in the cell; how many it lacked."""
+        """Counts the source's games (so far) in the cell; how many it lacked. The
+        cell holds the source's own records (a copy of each for every carry was
+        three quarters of a load of the whole file)."""
         self.cells[cell.id] = cell
         return sum(
-            self._count(played.model_copy(update={"cell": cell}))
-            for played in list(self.games.get(source, {}).values())
+            self._count(played, cell) for played in list(self.games.get(source, {}).values())
         )
 
     def _wants(self, cell_id: str) -> bool:
