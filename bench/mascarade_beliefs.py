@@ -43,24 +43,12 @@ from dataclasses import dataclass, field
 
 from bench.mascarade_oracle import spread
 from games.ai import Level, decision_rng
-from games.base import Event, Seat
+from games.base import Event
 from games.mascarade import FREE_SWAP_ODDS, GAME
 from games.mascarade.ai import POLICIES
 from games.mascarade.cards import Character
-from games.mascarade.models import (
-    Announced,
-    CardRevealed,
-    CardSeen,
-    MascaradeView,
-    Memory,
-    Stage,
-    SwapCause,
-    SwapDecided,
-    SwapDone,
-    SwapPrepared,
-    TurnStarted,
-)
-from games.mascarade.sampler import CLAIMED, SWAP_ODDS, Table, flat, opening_deal_of, track
+from games.mascarade.models import MascaradeView, Memory, Stage
+from games.mascarade.sampler import CLAIMED, Follower, Table, flat, opening_deal_of, track
 
 ROUNDS = 20
 """Sinkhorn rounds after a sight or a claim."""
@@ -69,63 +57,49 @@ FLOOR = 1e-3
 
 
 @dataclass
-class Marginals:
-    """A seat's first-order memory of the cards (see the module)."""
+class Marginals(Follower):
+    """A seat's first-order memory of the cards (see the module). It reads the events
+    as ``Follower`` does (``step``), keeping each place's chances instead of deals."""
 
-    table: Table
-    seat: Seat
-    free_odds: float = SWAP_ODDS
     characters: list[Character] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
     rows: list[list[float]] = field(default_factory=list)
-    claimed: dict[int, Character] = field(default_factory=dict)
-    pair: tuple[int, int] | None = None
-    decided: bool | None = None
-    swap_odds: float = SWAP_ODDS
-    forced: bool = True
 
     @classmethod
-    def of_view(cls, view: MascaradeView, history: Sequence[Event], free_odds: float) -> Marginals:
+    def of_history(
+        cls, view: MascaradeView, history: Sequence[Event], free_odds: float
+    ) -> Marginals:
         assert view.viewer is not None
         table = Table(len(view.players), view.hand_size, tuple(view.characters))
-        tracker = cls(table, view.viewer, free_odds)
         number = Counter(table.characters)
-        tracker.characters = [c for c in Character if c in number]
-        tracker.counts = [number[c] for c in tracker.characters]
+        characters = [c for c in Character if c in number]
+        tracker = cls(
+            table.seats,
+            table.hand_size,
+            view.viewer,
+            particles=[],
+            rng=random.Random(0),
+            free_odds=free_odds,
+            characters=characters,
+            counts=[number[c] for c in characters],
+        )
         deal = opening_deal_of(table, view.viewer, flat(view), history)
         missing = number - Counter(c for c in deal if c is not None)
         holes = sum(1 for c in deal if c is None)
         for card in deal:
             if card is None:
-                tracker.rows.append([missing[c] / holes for c in tracker.characters])
+                tracker.rows.append([missing[c] / holes for c in characters])
             else:
-                tracker.rows.append([float(c is card) for c in tracker.characters])
+                tracker.rows.append([float(c is card) for c in characters])
         for event in history:
             tracker.step(event)
         return tracker
 
-    def step(self, event: Event) -> None:
-        """One event the seat was shown (as ``Follower.step``)."""
-        place = self.table.place
-        if isinstance(event, TurnStarted):
-            self.forced = event.must_swap
-        elif isinstance(event, SwapPrepared):
-            self.pair = (place(event.seat, event.slot), place(event.target, event.target_slot))
-            free = event.cause is SwapCause.TURN and not self.forced
-            self.swap_odds = self.free_odds if free else SWAP_ODDS
-            self.decided = None
-        elif isinstance(event, SwapDecided):
-            self.decided = event.swapped
-        elif isinstance(event, SwapDone) and self.pair is not None:
-            mine = event.actor == self.seat
-            self.swap(*self.pair, float(bool(self.decided)) if mine else self.swap_odds)
-        elif isinstance(event, CardSeen) and event.seat == self.seat:
-            self.sight(place(event.target, event.slot), event.character)
-        elif isinstance(event, CardRevealed):
-            self.sight(place(event.seat, event.slot), event.character)
-            self.claimed.pop(place(event.seat, event.slot), None)
-        elif isinstance(event, Announced):
-            self.claimed[place(event.claimant, event.slot)] = event.character
+    def _swap(self, mine: bool, first: int, second: int) -> None:
+        self.swap(first, second, float(bool(self.decided)) if mine else self.swap_odds)
+
+    def _sight(self, place: int, character: Character) -> None:
+        self.sight(place, character)
 
     def swap(self, first: int, second: int, odds: float) -> None:
         one, two = self.rows[first], self.rows[second]
@@ -218,7 +192,7 @@ def measure(players: int, games: int, seed: int, odds: float) -> dict[str, dict[
             view = GAME.view(state, seat)
             if seat == hero and state.stage in (Stage.TURN, Stage.CONTEST):
                 deals = track(view, histories[seat], free_odds=odds)
-                marginals = Marginals.of_view(view, histories[seat], odds)
+                marginals = Marginals.of_history(view, histories[seat], odds)
                 guesses = {"marginals": marginals.beliefs(flat(view))}
                 if deals:
                     guesses["deals"] = deal_beliefs(deals)

@@ -51,7 +51,7 @@ def assert_chances(tracker: Marginals) -> None:
 def test_the_chances_stay_chances_through_a_long_history() -> None:
     state, view, history = moment(10, seed=3, steps=120)
     assert len(history) > 100
-    tracker = Marginals.of_view(view, history, FREE_SWAP_ODDS)
+    tracker = Marginals.of_history(view, history, FREE_SWAP_ODDS)
     assert any(0.05 < v < 0.95 for row in tracker.rows for v in row), "some doubt by now"
     beliefs = tracker.beliefs(flat(view))
     assert_chances(tracker)
@@ -63,7 +63,7 @@ def test_the_chances_stay_chances_through_a_long_history() -> None:
 
 def test_a_swap_mixes_two_rows_and_a_sight_fixes_one() -> None:
     _, view, _ = moment(6, seed=1, steps=0)
-    tracker = Marginals.of_view(view, [], FREE_SWAP_ODDS)
+    tracker = Marginals.of_history(view, [], FREE_SWAP_ODDS)
     first, second = tracker.rows[0], tracker.rows[1]
     assert max(first) == max(second) == 1.0, "the opening deal is face up"
     tracker.swap(0, 1, 0.25)
