@@ -45,7 +45,7 @@ from bench.mascarade_oracle import spread
 from games.ai import Level, decision_rng
 from games.base import Event
 from games.mascarade import FREE_SWAP_ODDS, GAME
-from games.mascarade.ai import POLICIES
+from games.mascarade.ai import POLICIES, remembered
 from games.mascarade.cards import Character
 from games.mascarade.models import MascaradeView, Memory, Stage
 from games.mascarade.sampler import CLAIMED, Follower, Table, flat, opening_deal_of, track
@@ -170,15 +170,6 @@ class Score:
         return f"{self.log / self.count:7.3f} / {self.right / self.count:6.1%} ({self.count})"
 
 
-def deal_beliefs(deals: Sequence[Sequence[Character]]) -> list[dict[Character, float]]:
-    share = 1.0 / len(deals)
-    beliefs: list[dict[Character, float]] = [{} for _ in deals[0]]
-    for cards in deals:
-        for place, card in enumerate(cards):
-            beliefs[place][card] = beliefs[place].get(card, 0.0) + share
-    return beliefs
-
-
 def measure(players: int, games: int, seed: int, odds: float) -> dict[str, dict[str, Score]]:
     scores = {name: {"own": Score(), "others": Score()} for name in ("deals", "marginals")}
     normal = POLICIES[Level.NORMAL]
@@ -194,8 +185,8 @@ def measure(players: int, games: int, seed: int, odds: float) -> dict[str, dict[
                 deals = track(view, histories[seat], free_odds=odds)
                 marginals = Marginals.of_history(view, histories[seat], odds)
                 guesses = {"marginals": marginals.beliefs(flat(view))}
-                if deals:
-                    guesses["deals"] = deal_beliefs(deals)
+                if (dealt := remembered(view, deals)) is not None:
+                    guesses["deals"] = dealt
                 for name, beliefs in guesses.items():
                     for place in range(players):
                         whose = "own" if place == hero else "others"
