@@ -26,14 +26,7 @@ from .ai import (
 )
 from .cards import Character
 from .engine import GAME, Mascarade
-from .models import (
-    MascaradeChoice,
-    MascaradeOptions,
-    MascaradeState,
-    MascaradeView,
-    Memory,
-    Swap,
-)
+from .models import MascaradeChoice, MascaradeOptions, MascaradeState, MascaradeView, Swap
 from .sampler import (
     SAMPLER,
     SWAP_ODDS,
@@ -188,10 +181,6 @@ class Minds:
         """This simulation's events so far."""
         self.read: dict[Seat, int] = {}
         """How many of them each follower of ``current`` has stepped through."""
-        self.shared: dict[tuple[Any, ...], Follower | None] = {}
-        """The followers started in this decision, by what their seat's story gives it
-        (``story_key``): most states drawn give a seat a story it had in another (95
-        % of the starts at 6 and 10 players), and those share one start."""
 
     def begin(self, state: MascaradeState) -> None:
         """Before a simulation from a copy of the last state drawn."""
@@ -233,36 +222,21 @@ class Minds:
         return follower
 
     def start(self, seat: Seat) -> Follower | None:
-        """The seat's deals as the last state drawn's story leaves them: started
-        once for each story the seat can have in this decision (its random stream
-        seeded by the first state drawn with that story)."""
+        """The seat's deals as the last state drawn's story leaves them."""
         replayed, table = self.source, self.table
         assert replayed is not None and table is not None
-        memories = replayed.knowledge[seat].memories()
-        key = story_key(seat, replayed.histories[seat], memories)
-        if key not in self.shared:
-            self.shared[key] = Follower.start(
-                table,
-                seat,
-                memories,
-                replayed.histories[seat],
-                NORMAL_PARTICLES,
-                random.Random(replayed.salt + seat),
-            )
-        return self.shared[key]
+        return Follower.start(
+            table,
+            seat,
+            replayed.knowledge[seat].memories(),
+            replayed.histories[seat],
+            NORMAL_PARTICLES,
+            random.Random(replayed.salt + seat),
+        )
 
     def deals(self, seat: int, view: MascaradeView) -> list[list[Character]] | None:
         follower = self.follower(seat)
         return None if follower is None else follower.deals(flat_memories(view))
-
-
-def story_key(
-    seat: Seat, history: Sequence[Event], memories: Sequence[Memory | None]
-) -> tuple[Any, ...]:
-    """What a seat's follower depends on, besides its random stream: the states a
-    decision draws give every seat the same public events, so its own private ones
-    (its swaps' outcomes, the cards it saw) and its memories tell its stories apart."""
-    return (seat, tuple(e for e in history if e.audience is not None), tuple(memories))
 
 
 class ObservedMascarade(Mascarade):

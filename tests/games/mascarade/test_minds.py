@@ -24,7 +24,6 @@ from games.mascarade import (
     MascaradeView,
     Minds,
     Recalling,
-    story_key,
 )
 from games.mascarade.ai import NormalPolicy, flat_memories, shared_beliefs, shared_fortunes
 from games.mascarade.engine import Mascarade
@@ -225,47 +224,6 @@ def test_minds_follow_the_other_seats_and_not_the_searching_one() -> None:
     assert again is not None and again is not first, "a copy for the next simulation"
     assert again is not minds.started[0] and minds.started[0] is not first
     assert again.particles == first.particles
-
-
-@pytest.mark.parametrize("players", [4, 6])
-def test_the_states_drawn_share_a_follower_where_they_give_a_seat_the_same_story(
-    players: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A decision draws many states, and most give another seat a story it had in an
-    earlier one (the same private events, the same memories): that seat's follower is
-    started once for them all, and started again only for a story of its own."""
-    game = played(players, seed=8)
-    state, histories, _ = game.moments[len(game.moments) // 2]
-    seat = 1
-    view = GAME.view(state, seat)
-    searcher = HARD.with_settings(SearchSettings(budget_seconds=60.0, simulations=4))
-    assert isinstance(searcher, MascaradeSearch)
-    sampler = stories_sampler(searcher, view, histories[seat])
-    draw = sampler.prepare(view, histories[seat])
-    starts: list[Seat] = []
-    original = Follower.start.__func__  # type: ignore[attr-defined]
-
-    def counted(cls: type[Follower], table: object, who: Seat, *rest: object) -> object:
-        starts.append(who)
-        return original(cls, table, who, *rest)
-
-    monkeypatch.setattr(Follower, "start", classmethod(counted))
-    minds = Minds(sampler, seat)
-    rng = random.Random(4)
-    stories: dict[Seat, set[tuple[object, ...]]] = {s: set() for s in range(players)}
-    started: dict[tuple[object, ...], Follower | None] = {}
-    for _ in range(30):
-        minds.begin(draw(rng))
-        replayed = sampler.replayed
-        assert replayed is not None
-        for other in (s for s in range(players) if s != seat):
-            minds.follower(other)
-            key = story_key(other, replayed.histories[other], replayed.knowledge[other].memories())
-            stories[other].add(key)
-            assert started.setdefault(key, minds.started[other]) is minds.started[other]
-    assert Counter(starts) == {s: len(keys) for s, keys in stories.items() if keys}
-    assert len(starts) < 30 * (players - 1) / 2, "most states drawn repeat a story"
-    assert any(len(keys) > 1 for keys in stories.values()), "and some do not"
 
 
 STEP = 0.001
