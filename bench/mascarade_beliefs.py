@@ -126,10 +126,10 @@ class Marginals(Follower):
         """Sinkhorn: each column back to its character's number, each row to 1; a
         fixed row (a sight) stays as it is."""
         rows = self.rows
+        wanted = [float(count) for count in self.counts]
+        if fixed is not None:
+            wanted = [w - v for w, v in zip(wanted, rows[fixed], strict=True)]
         for _ in range(ROUNDS):
-            wanted = [float(count) for count in self.counts]
-            if fixed is not None:
-                wanted = [w - v for w, v in zip(wanted, rows[fixed], strict=True)]
             held = [
                 sum(row[j] for p, row in enumerate(rows) if p != fixed) for j in range(len(wanted))
             ]
@@ -144,7 +144,8 @@ class Marginals(Follower):
 
     def beliefs(self, memories: Sequence[Memory | None]) -> list[dict[Character, float]]:
         """Each place's chances, the seat's fresh memories sure and standing claims
-        weighed (as ``Follower.deals``)."""
+        weighed (as ``Follower.deals``). Unlike ``deals`` it moves the tracker itself
+        (a claim is weighed again at each call): the bench asks a fresh one once."""
         for place, memory in enumerate(memories):
             if memory is not None and not memory.stale:
                 self.sight(place, memory.character)
